@@ -1,0 +1,44 @@
+/**
+ * `npm start`: builds the web console when its sources are newer than the last build, then runs
+ * the server with its embedded database and broker and a demo fleet of simulated devices.
+ * Every default can be overridden through the environment (see README).
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const builtIndex = join(root, "apps/web/dist/index.html");
+const sources = [
+  "apps/web/src",
+  "apps/web/index.html",
+  "apps/web/vite.config.ts",
+  "packages/i18n/locales",
+  "packages/domain/src",
+  "packages/contracts/src",
+];
+
+function newestChange(path: string): number {
+  const full = join(root, path);
+  if (!existsSync(full)) return 0;
+  const stat = statSync(full);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(full).map((name) => newestChange(join(path, name))));
+}
+
+const builtAt = existsSync(builtIndex) ? statSync(builtIndex).mtimeMs : 0;
+if (builtAt < Math.max(...sources.map(newestChange))) {
+  process.stdout.write("Building the web console…\n");
+  const build = spawnSync("npm", ["run", "build", "--silent"], { cwd: root, stdio: "inherit" });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const server = spawn(process.execPath, [join(root, "apps/server/src/main.ts")], {
+  cwd: root,
+  stdio: "inherit",
+  env: { LOG_LEVEL: "warn", ESS_DEMO_DEVICES: "50", ...process.env },
+});
+// Ctrl-C reaches the server through the terminal's process group; this process only waits for it.
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => {});
+server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

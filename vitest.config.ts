@@ -1,0 +1,38 @@
+import { defineConfig } from "vitest/config";
+
+/**
+ * One run, three projects: unit tests beside the code, server integration tests against a
+ * real database (PGlite, or PostgreSQL when TEST_DATABASE_URL is set), and browser tests.
+ */
+export default defineConfig({
+  test: {
+    reporters: ["default", "./scripts/summary-reporter.ts"],
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["packages/*/src/**/*.test.ts", "apps/*/src/**/*.test.{ts,tsx}"],
+        },
+      },
+      {
+        test: {
+          name: "server",
+          include: ["apps/server/test/**/*.test.ts", "apps/simulator/test/**/*.test.ts"],
+          globalSetup: ["apps/server/test/global-setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          env: { NODE_ENV: "test" },
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          include: ["apps/e2e/tests/**/*.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
