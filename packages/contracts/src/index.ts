@@ -1,0 +1,17 @@
+export * from "./envelope.ts";
+export * from "./route.ts";
+export * from "./routes/auth.routes.ts";
+export * from "./routes/error-log.routes.ts";
+export * from "./routes/menu.routes.ts";
+export * from "./routes/system.routes.ts";
+export * from "./routes/token.routes.ts";
+export * from "./validation.ts";
+
+import { authRoutes } from "./routes/auth.routes.ts";
+import { systemRoutes } from "./routes/system.routes.ts";
+
+/**
+ * Every HTTP route of the API, grouped by feature. A contract joins this registry together with
+ * its handler: the route audit test fails on a registered contract without one.
+ */
+export const API = { auth: authRoutes, system: systemRoutes } as const;

@@ -1,0 +1,76 @@
+import { PASSWORD_RULE } from "@ess/domain";
+import { z } from "zod";
+import { defineRoute } from "../route.ts";
+
+export const account = z.string().trim().min(1).max(64);
+export const password = z
+  .string()
+  .min(1)
+  .max(PASSWORD_RULE.max * 4);
+
+export const loginBody = z.object({
+  username: account,
+  password,
+  /** Captcha: the random key the image was fetched with, and the characters read from it. */
+  randomStr: z.string().max(64).optional(),
+  code: z.string().max(16).optional(),
+});
+
+export const tokenAnswer = z.object({
+  access_token: z.string(),
+  refresh_token: z.string(),
+  token_type: z.literal("bearer"),
+  expires_in: z.number().int(),
+  sfFirst: z.boolean(),
+  tenant_id: z.number().int(),
+  user_id: z.number().int(),
+  username: z.string(),
+  authorities: z.array(z.string()),
+});
+export type TokenAnswer = z.infer<typeof tokenAnswer>;
+
+export const sessionUser = z.object({
+  id: z.number().int(),
+  tenantId: z.number().int(),
+  username: z.string(),
+  name: z.string(),
+  userType: z.number().int(),
+  timeZone: z.string().nullable(),
+});
+export type SessionUser = z.infer<typeof sessionUser>;
+
+export const userInfo = z.object({
+  user: sessionUser,
+  roles: z.array(z.string()),
+  permissions: z.array(z.string()),
+});
+export type UserInfo = z.infer<typeof userInfo>;
+
+export const authRoutes = {
+  login: defineRoute({
+    method: "POST",
+    path: "/login",
+    summary: "Sign in with account and password",
+    tags: ["auth"],
+    access: { public: true },
+    query: z.object({ grant_type: z.literal("admin") }),
+    body: loginBody,
+    data: tokenAnswer,
+  }),
+  userInfo: defineRoute({
+    method: "GET",
+    path: "/sys/user/info",
+    summary: "The signed-in user with roles and permissions",
+    tags: ["auth"],
+    access: { signedIn: true },
+    data: userInfo,
+  }),
+  logout: defineRoute({
+    method: "POST",
+    path: "/sys/logout",
+    summary: "Sign out: revokes the caller's tokens",
+    tags: ["auth"],
+    access: { signedIn: true },
+    data: z.null(),
+  }),
+} as const;

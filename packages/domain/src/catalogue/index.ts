@@ -1,0 +1,3 @@
+export * from "./catalogue.ts";
+export * from "./enums.ts";
+export * from "./types.ts";

@@ -1,0 +1,5 @@
+export * from "./catalogue/index.ts";
+export * from "./errors.ts";
+export * from "./locales.ts";
+export * from "./permissions/registry.ts";
+export * from "./product.ts";

@@ -1,0 +1,23 @@
+import { SYSTEM_PERMISSIONS } from "./system.permissions.ts";
+
+/**
+ * The permission registry: every permission is a `resource.action` id with an i18n label key.
+ * Each feature keeps its table in `<feature>.permissions.ts` and adds it here; routes declare
+ * one of these (or that they are public / for any signed-in user) and roles grant them.
+ */
+export const PERMISSIONS = {
+  ...SYSTEM_PERMISSIONS,
+} as const;
+
+export type PermissionId = keyof typeof PERMISSIONS;
+export const PERMISSION_IDS = Object.keys(PERMISSIONS) as PermissionId[];
+
+export function isPermissionId(value: string): value is PermissionId {
+  return Object.hasOwn(PERMISSIONS, value);
+}
+
+/**
+ * What a route requires of its caller: nothing (`public`), any signed-in user (`signedIn`), or a
+ * permission from the registry.
+ */
+export type RouteAccess = { public: true } | { signedIn: true } | { permission: PermissionId };
