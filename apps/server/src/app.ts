@@ -1,0 +1,101 @@
+import { fileURLToPath } from "node:url";
+import type { Locale } from "@ess/domain";
+import websocket from "@fastify/websocket";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { createWebSocketStream } from "ws";
+import "./http/augment.ts";
+import type { Db } from "./db/db.ts";
+import type { RouteEntry } from "./http/augment.ts";
+import { installErrorHandling } from "./http/error-handler.ts";
+import { registerOpenApi } from "./http/openapi.ts";
+import { registerStaticWeb } from "./http/static-web.ts";
+import { localeOf, type Translate } from "./i18n/translator.ts";
+import { registerAuthRoutes } from "./modules/auth/auth.routes.ts";
+import { createAuthService } from "./modules/auth/auth.service.ts";
+import { type ReadinessProbe, registerSystemRoutes } from "./modules/system/system.routes.ts";
+import { createMetrics, instrumentHttp, type Metrics } from "./observability/metrics.ts";
+
+export const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist/", import.meta.url));
+
+export interface AppDeps {
+  db: Db;
+  translator: (locale: Locale) => Translate;
+  broker: ReadinessProbe;
+  /** Feeds MQTT-over-WebSocket connections at /mqtt to the embedded broker, when there is one. */
+  brokerWebSocket?: ((stream: import("node:stream").Duplex) => void) | undefined;
+  accessTokenTtlS: number;
+  refreshTokenTtlS: number;
+  sessionCacheS?: number;
+  webDist?: string | null;
+  metrics?: Metrics;
+  logger?: FastifyServerOptions["logger"];
+  checkResponses?: boolean;
+  /** Registers extra routes before the app is sealed (tests). */
+  extend?: (app: FastifyInstance) => void;
+}
+
+// Routes from plugins (docs, static files, sockets) are public by nature; everything else must
+// declare its access through a contract, which the route audit test verifies.
+const INFRASTRUCTURE_PREFIXES = ["/api/docs", "/mqtt", "/*", "/"];
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: 1024 * 1024,
+    forceCloseConnections: "idle",
+    return503OnClosing: true,
+    requestIdHeader: "x-request-id",
+    ajv: { customOptions: { coerceTypes: false } },
+  });
+
+  const metrics = deps.metrics ?? createMetrics();
+  app.decorate("checkResponses", deps.checkResponses ?? false);
+  app.decorateRequest("locale", "zh-CN");
+  app.decorateRequest("t", null as unknown as Translate);
+  app.addHook("onRequest", async (request) => {
+    request.locale = localeOf(request.headers["accept-language"]);
+    request.t = deps.translator(request.locale);
+  });
+  const routeTable: RouteEntry[] = [];
+  app.decorate("routeTable", routeTable);
+  app.addHook("onRoute", (route) => {
+    const config = route.config ?? {};
+    if (!config.access && INFRASTRUCTURE_PREFIXES.some((p) => route.url === p || route.url.startsWith(`${p}/`))) {
+      route.config = { ...config, access: { public: true } };
+    }
+    for (const method of [route.method].flat()) {
+      routeTable.push({ method, url: route.url, access: route.config?.access, contract: route.config?.contract });
+    }
+  });
+  // Contracts validate with zod inside the route binder; the JSON schemas are for the docs only.
+  app.setValidatorCompiler(() => (data) => ({ value: data }));
+  app.setSerializerCompiler(() => (data) => (typeof data === "string" ? data : JSON.stringify(data)));
+
+  installErrorHandling(app);
+  instrumentHttp(app, metrics);
+  await registerOpenApi(app);
+  await app.register(websocket, {
+    options: {
+      maxPayload: 1024 * 1024,
+      handleProtocols: (offered) => ["mqtt", "v12.stomp", "v11.stomp", "v10.stomp"].find((p) => offered.has(p)) ?? false,
+    },
+  });
+
+  const auth = createAuthService(deps.db, {
+    accessTtlS: deps.accessTokenTtlS,
+    refreshTtlS: deps.refreshTokenTtlS,
+    sessionCacheS: deps.sessionCacheS ?? 0,
+  });
+  app.decorate("auth", auth.authenticator);
+
+  registerSystemRoutes(app, { db: deps.db, broker: deps.broker, metrics });
+  registerAuthRoutes(app, auth);
+
+  if (deps.brokerWebSocket) {
+    const feed = deps.brokerWebSocket;
+    app.get("/mqtt", { websocket: true, schema: { hide: true } }, (socket) => feed(createWebSocketStream(socket)));
+  }
+  deps.extend?.(app);
+  await registerStaticWeb(app, deps.webDist === undefined ? DEFAULT_WEB_DIST : deps.webDist);
+  return app;
+}

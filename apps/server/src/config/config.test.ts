@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig, redactUrl } from "./config.ts";
+
+describe("configuration from the environment", () => {
+  it("uses the embedded defaults when nothing is set", () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ HOST: "127.0.0.1", PORT: 7072, MQTT_PORT: 1884, DATA_DIR: "./data", LOG_LEVEL: "info" });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.MQTT_URL).toBeUndefined();
+  });
+
+  it("treats an empty variable as unset", () => {
+    expect(loadConfig({ PORT: "", DATABASE_URL: "" }).PORT).toBe(7072);
+  });
+
+  it.each([
+    [{ PORT: "abc" }, 'PORT="abc" is not valid: expected an integer port number from 0 to 65535.'],
+    [{ PORT: "70000" }, 'PORT="70000" is not valid: expected an integer port number from 0 to 65535.'],
+    [
+      { DATABASE_URL: "mysql://x" },
+      'DATABASE_URL="mysql://x" is not valid: expected a postgres:// or postgresql:// connection URL.',
+    ],
+    [{ MQTT_PORT: "1883" }, 'MQTT_PORT="1883" is not valid: expected a port other than 1883 (kept free for a system broker).'],
+    [{ LOG_LEVEL: "loud" }, 'LOG_LEVEL="loud" is not valid: expected one of fatal, error, warn, info, debug, trace, silent.'],
+    [
+      { ESS_ADMIN_PASSWORD: "short" },
+      "ESS_ADMIN_PASSWORD=(hidden) is not valid: expected 6 to 20 characters with both letters and digits.",
+    ],
+  ])("stops on %o with a line naming the variable", (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it("reports every wrong variable at once", () => {
+    expect(() => loadConfig({ PORT: "x", MQTT_URL: "http://nope" })).toThrow(/PORT=.*MQTT_URL=/);
+  });
+
+  it("never prints a database password", () => {
+    expect(redactUrl("postgres://ess:s3cret@db:5432/ess")).toBe("postgres://ess:***@db:5432/ess");
+  });
+});

@@ -1,0 +1,96 @@
+import { isAcceptablePassword } from "@ess/domain";
+import { z } from "zod";
+
+const port = (fallback: number) =>
+  z.coerce
+    .number({ message: "an integer port number from 0 to 65535" })
+    .int("an integer port number from 0 to 65535")
+    .min(0, "an integer port number from 0 to 65535")
+    .max(65535, "an integer port number from 0 to 65535")
+    .default(fallback);
+
+const positiveInt = (fallback: number, what: string) =>
+  z.coerce.number({ message: what }).int(what).positive(what).default(fallback);
+
+/**
+ * Every setting of the server comes from one environment variable. Unset means the embedded
+ * default; a wrong value stops the start with a line naming the variable and what it allows.
+ */
+export const configSchema = z.object({
+  HOST: z.string().min(1, "a host name or address to listen on").default("127.0.0.1"),
+  PORT: port(7072),
+  /** Unset: embedded PGlite in DATA_DIR. Set: a PostgreSQL server. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, "a postgres:// or postgresql:// connection URL")
+    .optional(),
+  DATABASE_POOL_SIZE: positiveInt(10, "a whole number of connections above 0"),
+  DATABASE_CONNECT_TIMEOUT_MS: positiveInt(5000, "a whole number of milliseconds above 0"),
+  DATA_DIR: z.string().min(1, "a folder path").default("./data"),
+  /** Unset: embedded broker on MQTT_PORT (and WebSocket at /mqtt). Set: an external broker. */
+  MQTT_URL: z
+    .string()
+    .regex(/^(mqtts?|wss?):\/\/\S+$/, "an mqtt://, mqtts://, ws:// or wss:// URL")
+    .optional(),
+  MQTT_USERNAME: z.string().optional(),
+  MQTT_PASSWORD: z.string().optional(),
+  MQTT_PORT: port(1884).refine((p) => p !== 1883, "a port other than 1883 (kept free for a system broker)"),
+  MQTT_CONNECT_TIMEOUT_MS: positiveInt(10_000, "a whole number of milliseconds above 0"),
+  ESS_ADMIN_PASSWORD: z.string().refine(isAcceptablePassword, "6 to 20 characters with both letters and digits").optional(),
+  ESS_ACCESS_TOKEN_TTL_S: positiveInt(43_200, "a whole number of seconds above 0"),
+  ESS_REFRESH_TOKEN_TTL_S: positiveInt(2_592_000, "a whole number of seconds above 0"),
+  /** Seconds a resolved session is reused before asking the database again (0 disables). */
+  ESS_SESSION_CACHE_S: z.coerce
+    .number({ message: "a whole number of seconds from 0 to 300" })
+    .int("a whole number of seconds from 0 to 300")
+    .min(0, "a whole number of seconds from 0 to 300")
+    .max(300, "a whole number of seconds from 0 to 300")
+    .default(10),
+  ESS_SHUTDOWN_TIMEOUT_MS: positiveInt(4_000, "a whole number of milliseconds above 0"),
+  ESS_WEB_DIST: z.string().optional(),
+  /** Simulated devices started with the server (npm start runs a demo fleet). */
+  ESS_DEMO_DEVICES: z.coerce
+    .number({ message: "a whole number of devices from 0 to 10000" })
+    .int("a whole number of devices from 0 to 10000")
+    .min(0, "a whole number of devices from 0 to 10000")
+    .max(10_000, "a whole number of devices from 0 to 10000")
+    .default(0),
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+      message: "one of fatal, error, warn, info, debug, trace, silent",
+    })
+    .default("info"),
+  NODE_ENV: z.enum(["development", "production", "test"], { message: "development, production or test" }).default("production"),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+/** Reads the configuration; throws ConfigError whose message is one line per wrong variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const known = Object.fromEntries(
+    Object.keys(configSchema.shape)
+      .map((key) => [key, env[key] === "" ? undefined : env[key]] as const)
+      .filter(([, value]) => value !== undefined),
+  );
+  const result = configSchema.safeParse(known);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => {
+    const name = String(issue.path[0]);
+    const shown = name.includes("PASSWORD") ? "(hidden)" : JSON.stringify(known[name]);
+    return `${name}=${shown} is not valid: expected ${issue.message}.`;
+  });
+  throw new ConfigError(lines.join(" "));
+}
+
+/** The connection URL without its password, for messages and logs. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(unparseable URL)";
+  }
+}

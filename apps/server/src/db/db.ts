@@ -1,0 +1,57 @@
+/**
+ * The one database interface of the server. Two drivers implement it with the same PostgreSQL
+ * dialect: PGlite (embedded, in `DATA_DIR`) and node-postgres (a real server at DATABASE_URL).
+ * Queries are plain parameterised SQL (`$1, $2…`); bulk paths use `copyRows`.
+ */
+export type Row = Record<string, unknown>;
+
+export interface QueryResult<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<T = Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+}
+
+export interface Db extends Queryable {
+  readonly driver: "pglite" | "postgres";
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Appends rows with COPY … FROM STDIN (text format); returns the number of rows written. */
+  copyRows(table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<number>;
+  /** Runs a script of several statements (migrations). */
+  exec(script: string): Promise<void>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Type parsers shared by both drivers so a row reads the same on each. */
+export const TYPE_PARSERS: Record<number, (value: string) => unknown> = {
+  20: Number, // int8: ids and counters stay below 2^53
+  1700: Number, // numeric: energy and money figures
+  1082: (value) => value, // date: keep 'YYYY-MM-DD', never shift it through a local time zone
+};
+
+/** Encodes one value for COPY's text format. */
+export function copyText(value: unknown): string {
+  if (value === null || value === undefined) return "\\N";
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === "object") return escapeCopy(JSON.stringify(value));
+  return escapeCopy(String(value));
+}
+
+function escapeCopy(text: string): string {
+  return text.replace(/[\\\n\r\t]/g, (c) => (c === "\\" ? "\\\\" : c === "\n" ? "\\n" : c === "\r" ? "\\r" : "\\t"));
+}
+
+export function copyPayload(rows: readonly (readonly unknown[])[]): string {
+  let out = "";
+  for (const row of rows) out += `${row.map(copyText).join("\t")}\n`;
+  return out;
+}
+
+export function quoteIdent(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/.test(name)) throw new Error(`Unsafe SQL identifier: ${name}`);
+  return name;
+}

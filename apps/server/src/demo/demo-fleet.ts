@@ -1,0 +1,51 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PRODUCT } from "@ess/domain";
+import type { Db } from "../db/db.ts";
+import { issueDeviceSecret } from "../mqtt/device-credentials.ts";
+
+const SIMULATOR_MAIN = fileURLToPath(new URL("../../../simulator/src/main.ts", import.meta.url));
+
+export const demoSerial = (index: number) => `ESSDEMO${String(index + 1).padStart(5, "0")}`;
+
+/**
+ * Registers the demo devices (once) and issues them fresh broker secrets at every start; the
+ * secrets go to a file readable only by this user, which the simulator reads.
+ */
+export async function provisionDemoFleet(db: Db, count: number, dataDir: string, brokerUrl: string): Promise<string> {
+  const devices: { sn: string; secret: string }[] = [];
+  for (let i = 0; i < count; i++) {
+    const sn = demoSerial(i);
+    const { rows } = await db.query<{ id: number }>(
+      `INSERT INTO device (tenant_id, sn, name) VALUES ($1, $2, $3)
+       ON CONFLICT (sn) WHERE deleted_at IS NULL DO UPDATE SET updated_at = device.updated_at
+       RETURNING id`,
+      [PRODUCT.defaultTenantId, sn, `Demo ${i + 1}`],
+    );
+    devices.push({ sn, secret: await issueDeviceSecret(db, rows[0]?.id as number) });
+  }
+  const file = resolve(join(dataDir, "demo-fleet.json"));
+  writeFileSync(file, JSON.stringify({ brokerUrl, devices }, null, 2), { mode: 0o600 });
+  return file;
+}
+
+/** Runs the simulator as a child process; it stops with the server. */
+export function startSimulator(fleetFile: string, log: (line: string) => void): { stop(): Promise<void> } {
+  const child: ChildProcess = spawn(process.execPath, [SIMULATOR_MAIN, "--fleet", fleetFile], {
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  child.on("exit", (code, signal) => {
+    if (code !== 0 && signal === null) log(`The demo fleet simulator stopped (exit code ${code}).`);
+  });
+  return {
+    stop: () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null || child.signalCode !== null) return done();
+        child.once("exit", () => done());
+        child.kill("SIGTERM");
+        setTimeout(() => child.kill("SIGKILL"), 1500).unref();
+      }),
+  };
+}

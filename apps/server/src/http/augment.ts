@@ -1,0 +1,33 @@
+import type { RouteContract } from "@ess/contracts";
+import type { Locale, RouteAccess } from "@ess/domain";
+import type { Translate } from "../i18n/translator.ts";
+import type { Authenticator } from "../modules/auth/auth.context.ts";
+
+/** One registered method and path with what it requires of its caller. */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  access: RouteAccess | undefined;
+  contract: RouteContract | undefined;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The caller's language, from Accept-Language. */
+    locale: Locale;
+    /** Translates into the caller's language. */
+    t: Translate;
+  }
+  interface FastifyContextConfig {
+    /** What the route requires of its caller; every route has one (the route audit checks). */
+    access?: RouteAccess;
+    contract?: RouteContract;
+  }
+  interface FastifyInstance {
+    auth: Authenticator;
+    /** Validate every answer against its contract (on in tests). */
+    checkResponses: boolean;
+    /** Every route registered, for the route audit. */
+    routeTable: readonly RouteEntry[];
+  }
+}

@@ -1,0 +1,58 @@
+import type { ErrorEnvelope } from "@ess/contracts";
+import { ERROR_CATALOGUE, type ErrorKind } from "@ess/domain";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Translate } from "../i18n/translator.ts";
+import { AppError, ValidationError } from "./errors.ts";
+
+/** Translates one field problem, naming the field by its label where the `fields` namespace has one. */
+export function fieldMessage(t: Translate, problem: { field: string; key: string; values: Record<string, unknown> }) {
+  const leaf =
+    problem.field
+      .split(".")
+      .filter((s) => !/^\d+$/.test(s))
+      .at(-1) ?? problem.field;
+  const label = t(`fields:${leaf}`, { defaultValue: problem.field });
+  return t(problem.key, { ...problem.values, field: label });
+}
+
+export function sendError(reply: FastifyReply, kind: ErrorKind, msg: string, data: ErrorEnvelope["data"] = null) {
+  const entry = ERROR_CATALOGUE[kind];
+  const body: ErrorEnvelope = { code: entry.bodyCode, msg, data, errorCode: entry.code };
+  return reply.status(entry.status).type("application/json; charset=utf-8").send(body);
+}
+
+/**
+ * Maps every failure to the envelope: known ones to their catalogue entry and translated
+ * message, anything else to a generic 500 whose details go only to the log.
+ */
+export function installErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
+    const t = request.t;
+    if (error instanceof ValidationError) {
+      const fields = error.problems.map((p) => ({ field: p.field, message: fieldMessage(t, p) }));
+      return sendError(reply, "validation", fields.map((f) => f.message).join("; "), { fields });
+    }
+    if (error instanceof AppError) {
+      if (error.kind === "internal") request.log.error({ err: error }, "internal error");
+      return sendError(reply, error.kind, t(error.messageKey ?? `errors:${error.kind}`, error.values));
+    }
+    const status = (error as FastifyError).statusCode ?? 500;
+    const code = (error as FastifyError).code;
+    if (code === "FST_ERR_CTP_INVALID_JSON_BODY" || code === "FST_ERR_CTP_EMPTY_JSON_BODY" || error instanceof SyntaxError) {
+      const message = t("validation:invalid", { field: t("fields:body") });
+      return sendError(reply, "validation", message, { fields: [{ field: "body", message }] });
+    }
+    if (status === 413) return sendError(reply, "payloadTooLarge", t("errors:payloadTooLarge"));
+    if (status === 415 || (status === 400 && code?.startsWith("FST_ERR_CTP"))) {
+      return sendError(reply, "validation", t("errors:validation"));
+    }
+    if (status === 429) return sendError(reply, "rateLimited", t("errors:rateLimited"));
+    if (status === 404) return sendError(reply, "notFound", t("errors:notFound"));
+    request.log.error({ err: error }, "unhandled error");
+    return sendError(reply, "internal", t("errors:internal"));
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, "notFound", request.t("errors:routeNotFound", { method: request.method, path: request.url.split("?")[0] })),
+  );
+}

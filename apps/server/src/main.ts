@@ -1,0 +1,87 @@
+import { type Config, ConfigError, loadConfig, redactUrl } from "./config/config.ts";
+import { MigrationError } from "./db/migrate.ts";
+import { DataDirInUseError } from "./db/open.ts";
+import { provisionDemoFleet, startSimulator } from "./demo/demo-fleet.ts";
+import { BrokerUnreachableError } from "./mqtt/bus.ts";
+import { PortInUseError, type Runtime, startRuntime } from "./runtime.ts";
+import { ADMIN_USERNAME } from "./seed/foundation.seed.ts";
+
+const say = (line = "") => process.stdout.write(`${line}\n`);
+
+/** Turns a start-up failure into the one line an operator needs. */
+function explain(error: unknown, env: NodeJS.ProcessEnv): string {
+  if (error instanceof ConfigError) return `Configuration error: ${error.message}`;
+  if (error instanceof PortInUseError || error instanceof DataDirInUseError || error instanceof MigrationError) {
+    return error.message;
+  }
+  if (error instanceof BrokerUnreachableError) {
+    const hint = env.MQTT_URL ? "Check MQTT_URL." : "The embedded broker did not accept the server's connection.";
+    return `Cannot reach the MQTT broker at ${redactUrl(error.url)}: ${error.message}. ${hint}`;
+  }
+  const e = error as NodeJS.ErrnoException & { code?: string };
+  if (env.DATABASE_URL && (e.code?.startsWith("E") || /connect|timeout|password|database/i.test(e.message ?? ""))) {
+    return `Cannot reach the database at ${redactUrl(env.DATABASE_URL)}: ${e.message || e.code}. Check DATABASE_URL and that PostgreSQL is running.`;
+  }
+  return `The server could not start: ${e?.message ?? String(error)}`;
+}
+
+async function main() {
+  let runtime: Runtime | undefined;
+  let simulator: { stop(): Promise<void> } | undefined;
+  let config: Config | undefined;
+  try {
+    config = loadConfig(process.env);
+    runtime = await startRuntime(config);
+    const demoCount = config.ESS_DEMO_DEVICES;
+    if (demoCount > 0) {
+      const fleetFile = await provisionDemoFleet(runtime.db, demoCount, config.DATA_DIR, runtime.brokerUrl);
+      simulator = startSimulator(fleetFile, say);
+    }
+    say();
+    say(`ESS Console is running at ${runtime.url}`);
+    if (runtime.seed.generatedAdminPassword) {
+      say(`  Sign in as "${ADMIN_USERNAME}" with password ${runtime.seed.generatedAdminPassword}`);
+      say("  (generated now and shown only this once; you will be asked to change it at first sign-in)");
+    } else if (runtime.seed.adminCreated) {
+      say(`  Sign in as "${ADMIN_USERNAME}" with the password from ESS_ADMIN_PASSWORD.`);
+    } else {
+      say(`  Sign in as "${ADMIN_USERNAME}" with the password chosen at the first start.`);
+    }
+    say(`  API documentation: ${runtime.url}api/docs`);
+    say(
+      `  MQTT broker for devices: ${redactUrl(runtime.brokerUrl)}${config.MQTT_URL ? "" : ` (embedded; WebSocket at ${runtime.url.replace(/^http/, "ws")}mqtt)`}`,
+    );
+    if (demoCount > 0) say(`  Demo fleet: ${demoCount} simulated devices`);
+    say(`  Database: ${config.DATABASE_URL ? redactUrl(config.DATABASE_URL) : `embedded PGlite in ${config.DATA_DIR}`}`);
+    say("  Press Ctrl-C to stop.");
+    say();
+  } catch (error) {
+    await simulator?.stop();
+    process.stderr.write(`${explain(error, process.env)}\n`);
+    process.exit(1);
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) {
+      process.stderr.write("Forced exit.\n");
+      process.exit(1);
+    }
+    stopping = true;
+    say(`${signal} received: stopping…`);
+    const deadline = config?.ESS_SHUTDOWN_TIMEOUT_MS ?? 4000;
+    const timer = setTimeout(() => {
+      process.stderr.write(`Shutdown took longer than ${deadline} ms; exiting anyway.\n`);
+      process.exit(1);
+    }, deadline);
+    await simulator?.stop();
+    await runtime?.close();
+    clearTimeout(timer);
+    say("Stopped.");
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+await main();

@@ -1,0 +1,22 @@
+import type { PermissionId } from "@ess/domain";
+import type { FastifyRequest } from "fastify";
+
+/** Who is calling: resolved from the bearer token on every request that is not public. */
+export interface AuthContext {
+  sessionId: number;
+  userId: number;
+  tenantId: number;
+  username: string;
+  name: string;
+  userType: number;
+  timeZone: string | null;
+  roles: string[];
+  permissions: ReadonlySet<PermissionId>;
+}
+
+export interface Authenticator {
+  /** The caller, or a 401 (body code 5 when the session has expired). */
+  require(request: FastifyRequest): Promise<AuthContext>;
+  /** The caller when a valid token is sent, else null. */
+  optional(request: FastifyRequest): Promise<AuthContext | null>;
+}

@@ -1,0 +1,81 @@
+import { randomUUID } from "node:crypto";
+import type { Queryable } from "../../db/db.ts";
+
+export interface UserRecord {
+  id: number;
+  tenant_id: number;
+  username: string;
+  password_hash: string;
+  name: string;
+  user_type: number;
+  status: number;
+  time_zone: string | null;
+  must_change_password: boolean;
+}
+
+export interface SessionRecord extends Omit<UserRecord, "password_hash" | "id"> {
+  session_id: number;
+  user_id: number;
+  access_expires_at: Date;
+  revoked_at: Date | null;
+  roles: string[];
+  permissions: string[];
+}
+
+export function findUserByUsername(db: Queryable, tenantId: number, username: string) {
+  return db
+    .query<UserRecord>(
+      `SELECT id, tenant_id, username, password_hash, name, user_type, status, time_zone, must_change_password
+         FROM sys_user
+        WHERE tenant_id = $1 AND lower(username) = lower($2) AND deleted_at IS NULL`,
+      [tenantId, username],
+    )
+    .then((r) => r.rows[0]);
+}
+
+export interface NewSession {
+  tenantId: number;
+  userId: number;
+  accessHash: Buffer;
+  refreshHash: Buffer;
+  accessTtlS: number;
+  refreshTtlS: number;
+  ip: string | null;
+  familyId?: string;
+}
+
+export async function insertSession(db: Queryable, s: NewSession): Promise<number> {
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO auth_session
+       (family_id, tenant_id, user_id, access_hash, refresh_hash, access_expires_at, refresh_expires_at, ip)
+     VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6), now() + make_interval(secs => $7), $8)
+     RETURNING id`,
+    [s.familyId ?? randomUUID(), s.tenantId, s.userId, s.accessHash, s.refreshHash, s.accessTtlS, s.refreshTtlS, s.ip],
+  );
+  return rows[0]?.id as number;
+}
+
+/** The session of an access token with its user, roles and granted permissions. */
+export function findSessionByAccessHash(db: Queryable, accessHash: Buffer) {
+  return db
+    .query<SessionRecord>(
+      `SELECT s.id AS session_id, s.access_expires_at, s.revoked_at,
+              u.id AS user_id, u.tenant_id, u.username, u.name, u.user_type, u.status, u.time_zone,
+              u.must_change_password,
+              coalesce(array_agg(DISTINCT r.code) FILTER (WHERE r.code IS NOT NULL), '{}') AS roles,
+              coalesce(array_agg(DISTINCT rp.permission) FILTER (WHERE rp.permission IS NOT NULL), '{}') AS permissions
+         FROM auth_session s
+         JOIN sys_user u ON u.id = s.user_id AND u.deleted_at IS NULL
+         LEFT JOIN sys_user_role ur ON ur.user_id = u.id
+         LEFT JOIN sys_role r ON r.id = ur.role_id
+         LEFT JOIN sys_role_permission rp ON rp.role_id = r.id
+        WHERE s.access_hash = $1
+        GROUP BY s.id, u.id`,
+      [accessHash],
+    )
+    .then((r) => r.rows[0]);
+}
+
+export function revokeSession(db: Queryable, sessionId: number) {
+  return db.query("UPDATE auth_session SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL", [sessionId]);
+}

@@ -1,0 +1,35 @@
+import type { FastifyInstance } from "fastify";
+import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+
+/** One registry per server instance, so tests that build several apps do not collide. */
+export function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "ess_" });
+  return {
+    registry,
+    httpDuration: new Histogram({
+      name: "ess_http_request_duration_seconds",
+      help: "HTTP request duration by route and status",
+      labelNames: ["method", "route", "status"] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    }),
+    mqttMessages: new Counter({
+      name: "ess_mqtt_messages_total",
+      help: "MQTT messages received from devices, by kind",
+      labelNames: ["kind"] as const,
+      registers: [registry],
+    }),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+export function instrumentHttp(app: FastifyInstance, metrics: Metrics) {
+  app.addHook("onResponse", async (request, reply) => {
+    metrics.httpDuration.observe(
+      { method: request.method, route: request.routeOptions.url ?? "unmatched", status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+}

@@ -1,0 +1,120 @@
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "./app.ts";
+import type { Config } from "./config/config.ts";
+import type { Db } from "./db/db.ts";
+import { migrate } from "./db/migrate.ts";
+import { openDatabase } from "./db/open.ts";
+import { createTranslator } from "./i18n/translator.ts";
+import { createBrokerAuthority } from "./mqtt/broker-authority.ts";
+import { connectBus, type MqttBus } from "./mqtt/bus.ts";
+import { type EmbeddedBroker, startEmbeddedBroker } from "./mqtt/embedded-broker.ts";
+import { startTelemetryConsumer } from "./mqtt/telemetry-consumer.ts";
+import { createMetrics } from "./observability/metrics.ts";
+import { type SeedOutcome, seedFoundation } from "./seed/foundation.seed.ts";
+
+export class PortInUseError extends Error {}
+
+export interface Runtime {
+  app: FastifyInstance;
+  db: Db;
+  url: string;
+  /** The broker devices connect to (embedded or external). */
+  brokerUrl: string;
+  seed: SeedOutcome;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the whole server in order — database and migrations, seed, broker, HTTP — and returns
+ * a handle whose close() undoes it in reverse. Anything that fails on the way closes what was
+ * already open before the error propagates.
+ */
+export async function startRuntime(config: Config): Promise<Runtime> {
+  const closers: (() => Promise<unknown>)[] = [];
+  const closeAll = async () => {
+    for (const close of closers.reverse()) await close().catch(() => {});
+  };
+  try {
+    const db = await openDatabase(config);
+    closers.push(() => db.close());
+    await migrate(db);
+    const seed = await seedFoundation(db, config.ESS_ADMIN_PASSWORD);
+    const metrics = createMetrics();
+
+    let embedded: EmbeddedBroker | null = null;
+    let bus: MqttBus;
+    let brokerUrl: string;
+    if (config.MQTT_URL) {
+      brokerUrl = config.MQTT_URL;
+      bus = await connectBus({
+        url: config.MQTT_URL,
+        username: config.MQTT_USERNAME,
+        password: config.MQTT_PASSWORD,
+        clientId: `ess-server-${process.pid}`,
+        connectTimeoutMs: config.MQTT_CONNECT_TIMEOUT_MS,
+        sharedGroup: "ess-server",
+      });
+    } else {
+      const { authority, service } = createBrokerAuthority(db);
+      embedded = await startEmbeddedBroker({ host: config.HOST, port: config.MQTT_PORT, authority }).catch((error) => {
+        if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+          throw new PortInUseError(
+            `MQTT port ${config.MQTT_PORT} on ${config.HOST} is already in use; stop the other program or set MQTT_PORT.`,
+          );
+        }
+        throw error;
+      });
+      closers.push(() => (embedded as EmbeddedBroker).close());
+      brokerUrl = `mqtt://${config.HOST}:${embedded.port}`;
+      bus = await connectBus({
+        url: brokerUrl,
+        ...service,
+        clientId: `ess-server-${process.pid}`,
+        connectTimeoutMs: config.MQTT_CONNECT_TIMEOUT_MS,
+      });
+    }
+    closers.push(() => bus.close());
+    const consumer = await startTelemetryConsumer(db, bus, metrics);
+    closers.push(() => consumer.stop());
+
+    const app = await buildApp({
+      db,
+      translator: await createTranslator(),
+      broker: bus,
+      brokerWebSocket: embedded?.handleStream,
+      accessTokenTtlS: config.ESS_ACCESS_TOKEN_TTL_S,
+      refreshTokenTtlS: config.ESS_REFRESH_TOKEN_TTL_S,
+      sessionCacheS: config.ESS_SESSION_CACHE_S,
+      webDist: config.ESS_WEB_DIST,
+      metrics,
+      logger: {
+        level: config.LOG_LEVEL,
+        redact: { paths: ["req.headers.authorization", "req.body.password"], censor: "***" },
+      },
+      checkResponses: config.NODE_ENV === "test",
+    });
+    closers.push(() => app.close());
+    try {
+      await app.listen({ host: config.HOST, port: config.PORT });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+        throw new PortInUseError(`Port ${config.PORT} on ${config.HOST} is already in use; stop the other program or set PORT.`);
+      }
+      throw error;
+    }
+    const address = app.server.address();
+    const port = typeof address === "object" && address ? address.port : config.PORT;
+    const host = config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST;
+    return {
+      app,
+      db,
+      url: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}/`,
+      brokerUrl,
+      seed,
+      close: closeAll,
+    };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}

@@ -1,0 +1,30 @@
+import { loadConfig } from "../../src/config/config.ts";
+import { type Runtime, startRuntime } from "../../src/runtime.ts";
+import { tempDataDir } from "./server-process.ts";
+import { freshDatabaseUrl } from "./test-db.ts";
+
+/**
+ * The whole server in-process on free ports: PGlite in a temporary folder, or a fresh database
+ * on TEST_DATABASE_URL; the embedded broker unless `mqttUrl` is given.
+ */
+export async function startTestRuntime(env: Record<string, string> = {}): Promise<Runtime> {
+  const database = await freshDatabaseUrl();
+  const config = loadConfig({
+    PORT: "0",
+    MQTT_PORT: "0",
+    DATA_DIR: tempDataDir(),
+    LOG_LEVEL: "silent",
+    ESS_ADMIN_PASSWORD: "Admin12345",
+    NODE_ENV: "test",
+    ...(database ? { DATABASE_URL: database.url } : {}),
+    ...env,
+  });
+  const runtime = await startRuntime(config);
+  return {
+    ...runtime,
+    async close() {
+      await runtime.close();
+      await database?.drop();
+    },
+  };
+}

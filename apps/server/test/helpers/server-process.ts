@@ -1,0 +1,81 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const MAIN = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
+
+export interface ServerProcess {
+  child: ChildProcess;
+  /** Everything printed so far, stdout and stderr. */
+  output(): string;
+  stderr(): string;
+  /** Resolves with the console URL once the server says it is running. */
+  ready(timeoutMs?: number): Promise<string>;
+  /** Resolves with the exit code (or the signal name). */
+  exited(timeoutMs?: number): Promise<number | string>;
+  stop(signal?: NodeJS.Signals): Promise<number | string>;
+}
+
+export const tempDataDir = (prefix = "ess-data-") => mkdtempSync(join(tmpdir(), prefix));
+
+/**
+ * Starts the real server entry point (`node apps/server/src/main.ts`) on free ports, with the
+ * given environment on top of a clean one.
+ */
+export function startServerProcess(env: Record<string, string>): ServerProcess {
+  const child = spawn(process.execPath, [MAIN], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      HOST: "127.0.0.1",
+      PORT: "0",
+      MQTT_PORT: "0",
+      LOG_LEVEL: "warn",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    err += chunk.toString();
+    out += chunk.toString();
+  });
+  const exit = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? -1)));
+
+  const timeout = <T>(promise: Promise<T>, ms: number, what: string) =>
+    Promise.race([
+      promise,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} within ${ms} ms; output:\n${out}`)), ms)),
+    ]);
+
+  return {
+    child,
+    output: () => out,
+    stderr: () => err,
+    ready: (timeoutMs = 60_000) =>
+      timeout(
+        new Promise<string>((resolve, reject) => {
+          const check = () => {
+            const match = /ESS Console is running at (\S+)/.exec(out);
+            if (match) return resolve(match[1] as string);
+            if (child.exitCode !== null) return reject(new Error(`server exited: ${out}`));
+            setTimeout(check, 50);
+          };
+          check();
+        }),
+        timeoutMs,
+        "server not ready",
+      ),
+    exited: (timeoutMs = 30_000) => timeout(exit, timeoutMs, "server did not exit"),
+    async stop(signal = "SIGINT") {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return timeout(exit, 10_000, "server did not stop");
+    },
+  };
+}

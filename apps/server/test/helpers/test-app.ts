@@ -1,0 +1,62 @@
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "../../src/app.ts";
+import type { Db } from "../../src/db/db.ts";
+import { createTranslator } from "../../src/i18n/translator.ts";
+import { seedFoundation } from "../../src/seed/foundation.seed.ts";
+import { createTestDb } from "./test-db.ts";
+
+export const ADMIN_PASSWORD = "Admin12345";
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  close(): Promise<void>;
+}
+
+/**
+ * The real application on a fresh database, seeded like a first start, driven through
+ * Fastify's inject. Every answer is checked against its contract.
+ */
+export async function createTestApp(
+  options: {
+    brokerConnected?: () => boolean;
+    accessTokenTtlS?: number;
+    sessionCacheS?: number;
+    extend?: (app: FastifyInstance) => void;
+  } = {},
+): Promise<TestApp> {
+  const db = await createTestDb();
+  await seedFoundation(db, ADMIN_PASSWORD);
+  const app = await buildApp({
+    db,
+    translator: await createTranslator(),
+    broker: { isConnected: options.brokerConnected ?? (() => true) },
+    accessTokenTtlS: options.accessTokenTtlS ?? 3600,
+    refreshTokenTtlS: 86_400,
+    // Off by default so a test that changes the database sees the effect at once.
+    sessionCacheS: options.sessionCacheS ?? 0,
+    webDist: null,
+    checkResponses: true,
+    extend: options.extend,
+  });
+  await app.ready();
+  return {
+    app,
+    db,
+    async close() {
+      await app.close();
+      await db.close();
+    },
+  };
+}
+
+export async function signIn(app: FastifyInstance, username = "admin", password = ADMIN_PASSWORD): Promise<string> {
+  const response = await app.inject({
+    method: "POST",
+    url: "/login?grant_type=admin",
+    payload: { username, password },
+  });
+  const body = response.json() as { code: number; data: { access_token: string } };
+  if (body.code !== 0) throw new Error(`sign-in failed: ${response.body}`);
+  return body.data.access_token;
+}
