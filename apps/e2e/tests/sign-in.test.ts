@@ -1,0 +1,61 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM, launchBrowser, screenshot } from "../src/browser.ts";
+import { E2E_ADMIN_PASSWORD, startConsole } from "../src/console-server.ts";
+
+describe.skipIf(!CHROMIUM)("signing in to the console in Chromium", () => {
+  let browser: Browser;
+  let url: string;
+  let stop: () => Promise<unknown>;
+
+  beforeAll(async () => {
+    const started = await startConsole();
+    url = started.url;
+    stop = () => started.server.stop();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stop?.();
+  });
+
+  it("opens the sign-in page, refuses a wrong password, signs in and reaches home", async () => {
+    const page = await browser.newPage({ locale: "en-US" });
+    await page.goto(url);
+    await page.waitForURL(/#\/login$/);
+    await expect.poll(() => page.getByRole("button", { name: "Sign in" }).isVisible()).toBe(true);
+    await page.getByTestId("login-username").fill("admin");
+    await page.getByTestId("login-password").fill("Wrong12345");
+    await page.getByTestId("login-submit").click();
+    await expect.poll(() => page.getByTestId("login-error").textContent()).toBe("Unknown account or wrong password");
+
+    await page.getByTestId("login-password").fill(E2E_ADMIN_PASSWORD);
+    await page.getByTestId("login-submit").click();
+    await page.waitForURL(/#\/wel\/index$/);
+    await expect.poll(() => page.getByTestId("home-greeting").textContent()).toBe("Hello, Administrator");
+    await screenshot(page, "foundation-home-en-US");
+
+    // The session lives in session storage: a reload keeps it; signing out ends it.
+    await page.reload();
+    await expect.poll(() => page.getByTestId("home-greeting").isVisible()).toBe(true);
+    await page.getByTestId("sign-out").click();
+    await page.waitForURL(/#\/login$/);
+    await page.goto(`${url}#/wel/index`);
+    await page.waitForURL(/#\/login$/);
+  });
+
+  it("speaks the chosen language and keeps it", async () => {
+    const page = await browser.newPage({ locale: "ja-JP" });
+    await page.goto(url);
+    await expect.poll(() => page.getByRole("button", { name: "ログイン" }).isVisible()).toBe(true);
+    await page.getByTestId("language-select").click();
+    await page.getByTitle("Italiano").click();
+    await expect.poll(() => page.getByRole("button", { name: "Accedi" }).isVisible()).toBe(true);
+    await page.reload();
+    await expect.poll(() => page.getByRole("button", { name: "Accedi" }).isVisible()).toBe(true);
+    await page.getByTestId("login-username").fill("admin");
+    await page.getByTestId("login-password").fill(E2E_ADMIN_PASSWORD);
+    await page.getByTestId("login-submit").click();
+    await expect.poll(() => page.getByTestId("home-greeting").textContent()).toBe("Ciao, Administrator");
+  });
+});

@@ -1,0 +1,2 @@
+export * from "./fleet.ts";
+export * from "./virtual-device.ts";

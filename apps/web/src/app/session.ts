@@ -1,0 +1,64 @@
+import type { TokenAnswer, UserInfo } from "@ess/contracts";
+import { useSyncExternalStore } from "react";
+
+/** The session of spec §3, kept in session storage so it ends with the browser tab. */
+export interface Session {
+  access_token: string;
+  refresh_token: string;
+  /** Seconds left when stored; with `storedAt` it gives the expiry. */
+  expires_in: number;
+  storedAt: number;
+  sfFirst: boolean;
+  userInfo: UserInfo | null;
+  permissions: Record<string, true>;
+}
+
+const KEY = "ess.session";
+const listeners = new Set<() => void>();
+let current: Session | null = read();
+
+function read(): Session | null {
+  try {
+    const raw = sessionStorage.getItem(KEY);
+    return raw ? (JSON.parse(raw) as Session) : null;
+  } catch {
+    return null;
+  }
+}
+
+function write(next: Session | null) {
+  current = next;
+  if (next) sessionStorage.setItem(KEY, JSON.stringify(next));
+  else sessionStorage.removeItem(KEY);
+  for (const listener of listeners) listener();
+}
+
+export const sessionStore = {
+  get: () => current,
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+    };
+  },
+  signIn(token: TokenAnswer) {
+    write({
+      access_token: token.access_token,
+      refresh_token: token.refresh_token,
+      expires_in: token.expires_in,
+      storedAt: Date.now(),
+      sfFirst: token.sfFirst,
+      userInfo: null,
+      permissions: {},
+    });
+  },
+  setUserInfo(info: UserInfo) {
+    if (!current) return;
+    write({ ...current, userInfo: info, permissions: Object.fromEntries(info.permissions.map((p) => [p, true])) });
+  },
+  clear: () => write(null),
+};
+
+export function useSession(): Session | null {
+  return useSyncExternalStore(sessionStore.subscribe, sessionStore.get);
+}

@@ -1,0 +1,20 @@
+import type { Locale } from "@ess/domain";
+import type { Locale as AntdLocale } from "antd/es/locale";
+import dayjs from "dayjs";
+
+/** antd's own texts and dayjs dates follow the console language; each pair loads on demand. */
+const loaders: Record<Locale, () => Promise<[AntdLocale, unknown]>> = {
+  "zh-CN": () => Promise.all([import("antd/es/locale/zh_CN").then((m) => m.default), import("dayjs/locale/zh-cn")]),
+  "en-US": () => Promise.all([import("antd/es/locale/en_US").then((m) => m.default), import("dayjs/locale/en")]),
+  it: () => Promise.all([import("antd/es/locale/it_IT").then((m) => m.default), import("dayjs/locale/it")]),
+  es: () => Promise.all([import("antd/es/locale/es_ES").then((m) => m.default), import("dayjs/locale/es")]),
+  ja: () => Promise.all([import("antd/es/locale/ja_JP").then((m) => m.default), import("dayjs/locale/ja")]),
+};
+
+const dayjsNames: Record<Locale, string> = { "zh-CN": "zh-cn", "en-US": "en", it: "it", es: "es", ja: "ja" };
+
+export async function loadAntdLocale(locale: Locale): Promise<AntdLocale> {
+  const [antdLocale] = await loaders[locale]();
+  dayjs.locale(dayjsNames[locale]);
+  return antdLocale;
+}
