@@ -52,7 +52,7 @@ export async function startRuntime(config: Config): Promise<Runtime> {
         password: config.MQTT_PASSWORD,
         clientId: `ess-server-${process.pid}`,
         connectTimeoutMs: config.MQTT_CONNECT_TIMEOUT_MS,
-        sharedGroup: "ess-server",
+        sharedGroup: config.MQTT_SHARED_GROUP,
       });
     } else {
       const { authority, service } = createBrokerAuthority(db);

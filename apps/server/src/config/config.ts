@@ -34,6 +34,15 @@ export const configSchema = z.object({
     .optional(),
   MQTT_USERNAME: z.string().optional(),
   MQTT_PASSWORD: z.string().optional(),
+  /**
+   * The shared-subscription group of the console's processes on an external broker: they split
+   * the devices' messages between them. A second console (or a test) on the same broker needs a
+   * group of its own, or it receives only its share.
+   */
+  MQTT_SHARED_GROUP: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, "1 to 64 letters, digits, '-' or '_'")
+    .default("ess-server"),
   MQTT_PORT: port(1884).refine((p) => p !== 1883, "a port other than 1883 (kept free for a system broker)"),
   MQTT_CONNECT_TIMEOUT_MS: positiveInt(10_000, "a whole number of milliseconds above 0"),
   ESS_ADMIN_PASSWORD: z.string().refine(isAcceptablePassword, "6 to 20 characters with both letters and digits").optional(),
