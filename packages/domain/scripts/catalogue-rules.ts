@@ -287,6 +287,8 @@ export function classify(f: RowFacts, enums: Map<string, EnumLike>, override?: R
   const out: Classified = { ...shape, audience, group, settable: f.settable };
   if (override) {
     for (const k of ["type", "unit", "audience", "group"] as const) if (override[k]) out[k] = override[k];
+    // "-" clears a unit the rules inferred from a misleading label.
+    if (override.unit === "-") out.unit = "";
     for (const k of ["scale", "min", "max"] as const) if (override[k]) out[k] = Number(override[k]);
     if (override.enum) out.enum = override.enum === "-" ? null : override.enum;
   }

@@ -3,3 +3,4 @@ export * from "./errors.ts";
 export * from "./locales.ts";
 export * from "./permissions/registry.ts";
 export * from "./product.ts";
+export * from "./telemetry/key-quantities.ts";

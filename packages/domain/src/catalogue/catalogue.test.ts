@@ -148,6 +148,16 @@ describe("register catalogue", () => {
   });
 });
 
+describe("corrections of misleading reference labels", () => {
+  it("types position numbers, directions and diagram symbols as what they are", () => {
+    expect(getRegister("TP_0X04_4628")).toMatchObject({ type: "u16", unit: "", min: 0, max: 32 });
+    expect(getRegister("TP_0X04_4635")).toMatchObject({ type: "u16", unit: "", min: 0, max: 24 });
+    expect(getRegister("TP_0X04_1130")).toMatchObject({ type: "enum", enum: "CTFilter", unit: "" });
+    expect(getRegister("TP_0X04_1292")).toMatchObject({ type: "bitfield", unit: "" });
+    expect(getRegister("energyFlowOne")).toMatchObject({ type: "bitfield", unit: "" });
+  });
+});
+
 describe("enumerations", () => {
   it("moves the USB main-control failure codes to 36864–36874 (reference defect)", () => {
     const values = ENUMS.TP_0X04_8Filter.values;

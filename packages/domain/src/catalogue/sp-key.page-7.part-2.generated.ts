@@ -281,7 +281,7 @@ export const SP_KEY_P7_2 = {
       "r-|r-|--",
     ],
     ["usbStatus", null, null, "operationInformation.otherInformationObj", "enum", 1, "", 0, 7, "USBFilter", "r-|r-|r-"],
-    ["energyFlowOne", null, null, "operationInformation.otherInformationObj", "u32", 0.1, "kWh", 0, 100000000, null, "r-|r-|r-"],
+    ["energyFlowOne", null, null, "operationInformation.otherInformationObj", "bitfield", 1, "", 0, 4294967295, null, "r-|r-|r-"],
     [
       "energyFlowTwo",
       null,
