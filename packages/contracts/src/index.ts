@@ -15,3 +15,4 @@ import { systemRoutes } from "./routes/system.routes.ts";
  * its handler: the route audit test fails on a registered contract without one.
  */
 export const API = { auth: authRoutes, system: systemRoutes } as const;
+export * from "./device/index.ts";
