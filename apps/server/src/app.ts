@@ -13,6 +13,8 @@ import { localeOf, type Translate } from "./i18n/translator.ts";
 import { registerAuthRoutes } from "./modules/auth/auth.routes.ts";
 import { createAuthService } from "./modules/auth/auth.service.ts";
 import { type ReadinessProbe, registerSystemRoutes } from "./modules/system/system.routes.ts";
+import { registerTelemetryRoutes } from "./modules/telemetry/telemetry.routes.ts";
+import type { TelemetryServices } from "./modules/telemetry/telemetry.runtime.ts";
 import { createMetrics, instrumentHttp, type Metrics } from "./observability/metrics.ts";
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist/", import.meta.url));
@@ -23,6 +25,8 @@ export interface AppDeps {
   broker: ReadinessProbe;
   /** Feeds MQTT-over-WebSocket connections at /mqtt to the embedded broker, when there is one. */
   brokerWebSocket?: ((stream: import("node:stream").Duplex) => void) | undefined;
+  /** The device link (ingest, presence, requests); without it page reads answer "unavailable". */
+  telemetry?: TelemetryServices | undefined;
   accessTokenTtlS: number;
   refreshTokenTtlS: number;
   sessionCacheS?: number;
@@ -90,6 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerSystemRoutes(app, { db: deps.db, broker: deps.broker, metrics });
   registerAuthRoutes(app, auth);
+  registerTelemetryRoutes(app, { db: deps.db, requests: deps.telemetry?.requests ?? null });
 
   if (deps.brokerWebSocket) {
     const feed = deps.brokerWebSocket;

@@ -1,14 +1,17 @@
+import { hostname } from "node:os";
 import type { FastifyInstance } from "fastify";
+import { pino } from "pino";
 import { buildApp } from "./app.ts";
 import type { Config } from "./config/config.ts";
 import type { Db } from "./db/db.ts";
 import { migrate } from "./db/migrate.ts";
 import { openDatabase } from "./db/open.ts";
 import { createTranslator } from "./i18n/translator.ts";
+import { startTelemetry, type TelemetryServices } from "./modules/telemetry/telemetry.runtime.ts";
 import { createBrokerAuthority } from "./mqtt/broker-authority.ts";
 import { connectBus, type MqttBus } from "./mqtt/bus.ts";
+import { createDeviceRouter } from "./mqtt/device-router.ts";
 import { type EmbeddedBroker, startEmbeddedBroker } from "./mqtt/embedded-broker.ts";
-import { startTelemetryConsumer } from "./mqtt/telemetry-consumer.ts";
 import { createMetrics } from "./observability/metrics.ts";
 import { type SeedOutcome, seedFoundation } from "./seed/foundation.seed.ts";
 
@@ -21,6 +24,7 @@ export interface Runtime {
   /** The broker devices connect to (embedded or external). */
   brokerUrl: string;
   seed: SeedOutcome;
+  telemetry: TelemetryServices;
   close(): Promise<void>;
 }
 
@@ -40,6 +44,8 @@ export async function startRuntime(config: Config): Promise<Runtime> {
     await migrate(db);
     const seed = await seedFoundation(db, config.ESS_ADMIN_PASSWORD);
     const metrics = createMetrics();
+    const log = pino({ level: config.LOG_LEVEL, base: { pid: process.pid } });
+    const router = createDeviceRouter({ onMessage: (leaf) => metrics.mqttMessages.inc({ kind: leaf }) });
 
     let embedded: EmbeddedBroker | null = null;
     let bus: MqttBus;
@@ -50,20 +56,24 @@ export async function startRuntime(config: Config): Promise<Runtime> {
         url: config.MQTT_URL,
         username: config.MQTT_USERNAME,
         password: config.MQTT_PASSWORD,
-        clientId: `ess-server-${process.pid}`,
+        clientId: config.MQTT_CLIENT_ID ?? `ess-${config.MQTT_SHARED_GROUP}-${hostname()}`.slice(0, 128),
         connectTimeoutMs: config.MQTT_CONNECT_TIMEOUT_MS,
         sharedGroup: config.MQTT_SHARED_GROUP,
+        persistentSession: true,
+        sessionExpiryS: config.MQTT_SESSION_EXPIRY_S,
       });
     } else {
       const { authority, service } = createBrokerAuthority(db);
-      embedded = await startEmbeddedBroker({ host: config.HOST, port: config.MQTT_PORT, authority }).catch((error) => {
-        if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
-          throw new PortInUseError(
-            `MQTT port ${config.MQTT_PORT} on ${config.HOST} is already in use; stop the other program or set MQTT_PORT.`,
-          );
-        }
-        throw error;
-      });
+      embedded = await startEmbeddedBroker({ host: config.HOST, port: config.MQTT_PORT, authority, inbox: router.inbox }).catch(
+        (error) => {
+          if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+            throw new PortInUseError(
+              `MQTT port ${config.MQTT_PORT} on ${config.HOST} is already in use; stop the other program or set MQTT_PORT.`,
+            );
+          }
+          throw error;
+        },
+      );
       closers.push(() => (embedded as EmbeddedBroker).close());
       brokerUrl = `mqtt://${config.HOST}:${embedded.port}`;
       bus = await connectBus({
@@ -74,14 +84,24 @@ export async function startRuntime(config: Config): Promise<Runtime> {
       });
     }
     closers.push(() => bus.close());
-    const consumer = await startTelemetryConsumer(db, bus, metrics);
-    closers.push(() => consumer.stop());
+    const telemetry = await startTelemetry(
+      { db, bus, router, metrics, log },
+      {
+        offlineAfterS: config.ESS_DEVICE_OFFLINE_AFTER_S,
+        pageReadTimeoutMs: config.ESS_PAGE_READ_TIMEOUT_MS,
+        retentionDays: config.ESS_TELEMETRY_RETENTION_DAYS,
+      },
+    );
+    closers.push(() => telemetry.stop());
+    if (config.MQTT_URL) await router.attach(bus);
+    router.open();
 
     const app = await buildApp({
       db,
       translator: await createTranslator(),
       broker: bus,
       brokerWebSocket: embedded?.handleStream,
+      telemetry: telemetry.services,
       accessTokenTtlS: config.ESS_ACCESS_TOKEN_TTL_S,
       refreshTokenTtlS: config.ESS_REFRESH_TOKEN_TTL_S,
       sessionCacheS: config.ESS_SESSION_CACHE_S,
@@ -111,6 +131,7 @@ export async function startRuntime(config: Config): Promise<Runtime> {
       url: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}/`,
       brokerUrl,
       seed,
+      telemetry: telemetry.services,
       close: closeAll,
     };
   } catch (error) {

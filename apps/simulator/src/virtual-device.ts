@@ -1,4 +1,20 @@
+import {
+  commandRequest,
+  DEVICE_LEAVES,
+  deviceTopic,
+  encodeFrame,
+  FRAME_FLAG_BUFFERED,
+  otaRequest,
+  pageReadRequest,
+  parseDeviceTopic,
+  settingWriteRequest,
+} from "@ess/contracts";
 import mqtt, { type MqttClient } from "mqtt";
+import { DeviceBrain } from "./device-brain.ts";
+import type { FleetDevice } from "./fleet-spec.ts";
+import { runUpgrade } from "./ota.ts";
+import type { PlantSpec } from "./plant.ts";
+import { seededRandom } from "./random.ts";
 
 export interface DeviceIdentity {
   sn: string;
@@ -8,71 +24,209 @@ export interface DeviceIdentity {
 export interface DeviceOptions {
   brokerUrl: string;
   intervalMs: number;
-  /** Produces the values of one telemetry frame at time `at`. */
-  sample: (at: Date) => Record<string, number>;
+  /** The device's clock, ms (tests run devices on a virtual clock). */
+  clock?: () => number;
+  faultsPerDay?: number;
+  /** Connection drops per device and day: the link dies (the will fires) and returns later. */
+  dropsPerDay?: number;
+  /** Share of firmware upgrades that fail. */
+  otaFailRate?: number;
+  /** No timer: the caller publishes frames with publishFrame(). */
+  manual?: boolean;
 }
 
-const topic = (sn: string, leaf: string) => `ess/v1/${sn}/${leaf}`;
+const MAX_BUFFERED = 360;
 
 /**
- * One simulated device: connects with its own credentials, announces itself online through a
- * retained status (with an `offline` last will), and publishes a telemetry frame every interval.
+ * One simulated device on MQTT: connects with its own credentials and an `offline` last will,
+ * publishes a telemetry frame every interval, answers page reads, applies setting writes and
+ * commands (acknowledging or refusing them), runs firmware upgrades with progress, reports alarms,
+ * and now and then loses its connection, keeping the frames it could not send for later.
  */
 export class VirtualDevice {
   readonly identity: DeviceIdentity;
   readonly options: DeviceOptions;
+  readonly brain: DeviceBrain;
   private client: MqttClient | null = null;
   private timer: NodeJS.Timeout | null = null;
   private seq = 0;
+  private stopped = false;
+  private offlineUntil = 0;
+  private readonly buffered: Buffer[] = [];
+  private readonly random: () => number;
+  upgrading = false;
   framesSent = 0;
 
-  constructor(identity: DeviceIdentity, options: DeviceOptions) {
+  constructor(identity: DeviceIdentity, spec: PlantSpec, options: DeviceOptions) {
     this.identity = identity;
     this.options = options;
+    this.random = seededRandom(spec.seed + 13);
+    this.brain = new DeviceBrain(spec, this.now(), { faultsPerDay: options.faultsPerDay ?? 0 });
   }
 
+  now(): number {
+    return this.options.clock?.() ?? Date.now();
+  }
+
+  private topic(leaf: string) {
+    return deviceTopic(this.identity.sn, leaf as never);
+  }
+
+  /** Connects (resolves once connected and subscribed) and starts reporting. */
   async start(): Promise<void> {
+    await this.connect();
+    if (!this.options.manual) {
+      this.timer = setInterval(() => void this.publishFrame().catch(() => {}), this.options.intervalMs);
+      await this.publishFrame().catch(() => {});
+    }
+  }
+
+  private async connect(): Promise<void> {
     const { sn, secret } = this.identity;
     const client = mqtt.connect(this.options.brokerUrl, {
       clientId: sn,
       username: sn,
       password: secret,
       clean: true,
+      keepalive: 30,
       reconnectPeriod: 2000,
       connectTimeout: 10_000,
-      will: { topic: topic(sn, "status"), payload: Buffer.from("offline"), qos: 1, retain: true },
+      will: { topic: this.topic(DEVICE_LEAVES.status), payload: Buffer.from("offline"), qos: 1, retain: true },
     });
     this.client = client;
     client.on("error", () => {}); // reconnects on its own; a refused login shows as no frames
+    client.on("message", (topic, payload) => void this.onCommand(topic, payload));
     client.on("connect", () => {
-      void client.publishAsync(topic(sn, "status"), "online", { qos: 1, retain: true }).catch(() => {});
+      void client.publishAsync(this.topic(DEVICE_LEAVES.status), "online", { qos: 1, retain: true }).catch(() => {});
+      void this.flushBuffered();
     });
     await new Promise<void>((resolve, reject) => {
       client.once("connect", () => resolve());
       client.once("error", reject);
     });
-    this.timer = setInterval(() => void this.publishFrame(), this.options.intervalMs);
-    await this.publishFrame();
+    await client.subscribeAsync(this.topic("cmd/#"), { qos: 1 });
   }
 
-  async publishFrame(): Promise<void> {
-    if (!this.client?.connected) return;
-    const at = new Date();
-    const frame = { v: 1, sn: this.identity.sn, ts: at.getTime(), seq: this.seq++, values: this.options.sample(at) };
-    await this.client
-      .publishAsync(topic(this.identity.sn, "telemetry"), JSON.stringify(frame), { qos: 1 })
-      .then(() => {
+  /**
+   * Advances the device to `at` (default: its clock) and publishes one telemetry frame; resolves
+   * when the broker acknowledged it. Offline, the frame is kept and sent after reconnecting.
+   */
+  async publishFrame(at = this.now()): Promise<void> {
+    const events = this.brain.tick(at);
+    for (const e of events) void this.send(DEVICE_LEAVES.alarm, JSON.stringify(e));
+    this.maybeDrop(at);
+    const frame = encodeFrame(
+      { kind: "telemetry", ts: at, seq: this.seq++, requestId: 0, page: 0, flags: 0 },
+      this.brain.telemetryBlocks(),
+    );
+    if (!this.client?.connected) {
+      this.keep(frame);
+      return;
+    }
+    try {
+      await this.client.publishAsync(this.topic(DEVICE_LEAVES.telemetry), frame, { qos: 1 });
+      this.framesSent++;
+    } catch {
+      this.keep(frame);
+    }
+  }
+
+  private keep(frame: Buffer) {
+    frame[3] = (frame[3] ?? 0) | FRAME_FLAG_BUFFERED;
+    this.buffered.push(frame);
+    if (this.buffered.length > MAX_BUFFERED) this.buffered.shift();
+  }
+
+  private async flushBuffered() {
+    while (this.buffered.length > 0 && this.client?.connected) {
+      const frame = this.buffered.shift() as Buffer;
+      try {
+        await this.client.publishAsync(this.topic(DEVICE_LEAVES.telemetry), frame, { qos: 1 });
         this.framesSent++;
-      })
-      .catch(() => {});
+      } catch {
+        this.buffered.unshift(frame);
+        return;
+      }
+    }
+  }
+
+  private async send(leaf: string, payload: string | Buffer) {
+    await this.client?.publishAsync(this.topic(leaf), payload, { qos: 1 }).catch(() => {});
+  }
+
+  /** Now and then the link dies without a goodbye (the broker publishes the will) and returns later. */
+  private maybeDrop(at: number) {
+    const perDay = this.options.dropsPerDay ?? 0;
+    if (perDay <= 0 || !this.client?.connected || this.offlineUntil > Date.now()) return;
+    if (this.random() >= (perDay * this.options.intervalMs) / 86_400_000) return;
+    void at;
+    void this.restart(5_000 + this.random() * 55_000);
+  }
+
+  /** Drops the connection abruptly and reconnects after `downMs` (a reboot or a network outage). */
+  async restart(downMs: number): Promise<void> {
+    const old = this.client;
+    this.client = null;
+    this.offlineUntil = Date.now() + downMs;
+    old?.end(true);
+    await new Promise((resolve) => setTimeout(resolve, downMs));
+    if (!this.stopped) await this.connect().catch(() => {});
+  }
+
+  private async onCommand(topic: string, payload: Buffer) {
+    const leaf = parseDeviceTopic(topic)?.leaf;
+    let body: unknown;
+    try {
+      body = JSON.parse(payload.toString("utf8"));
+    } catch {
+      return;
+    }
+    const at = this.now();
+    if (leaf === "cmd/read") {
+      const req = pageReadRequest.safeParse(body);
+      const blocks = req.success ? this.brain.pageBlocks(req.data.page) : null;
+      if (!req.success || !blocks) return;
+      const frame = encodeFrame(
+        { kind: "page", ts: at, seq: this.seq, requestId: req.data.id, page: req.data.page, flags: 0 },
+        blocks,
+      );
+      await this.send(DEVICE_LEAVES.page, frame);
+    } else if (leaf === "cmd/write" || leaf === "cmd/command") {
+      const write = leaf === "cmd/write" ? settingWriteRequest.safeParse(body) : null;
+      const command = leaf === "cmd/command" ? commandRequest.safeParse(body) : null;
+      const id = write?.data?.id ?? command?.data?.id;
+      if (id === undefined) return;
+      const outcome = write?.success
+        ? this.brain.write(write.data.values, this.upgrading, at)
+        : this.brain.command(command?.data?.command ?? -1, this.upgrading, at);
+      await this.send(DEVICE_LEAVES.ack, JSON.stringify({ v: 1, id, ...outcome.ack }));
+      for (const e of outcome.events) await this.send(DEVICE_LEAVES.alarm, JSON.stringify(e));
+      if (outcome.restart) {
+        this.seq = 0;
+        void this.restart(3000);
+      }
+    } else if (leaf === "cmd/ota") {
+      const req = otaRequest.safeParse(body);
+      if (!req.success || this.upgrading) return;
+      this.upgrading = true;
+      await runUpgrade(req.data, this.brain.condition, {
+        fail: this.random() < (this.options.otaFailRate ?? 0),
+        report: (p) => this.send(DEVICE_LEAVES.ota, JSON.stringify(p)),
+      });
+      this.upgrading = false;
+    }
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     const client = this.client;
     if (!client) return;
     if (client.connected)
-      await client.publishAsync(topic(this.identity.sn, "status"), "offline", { qos: 1, retain: true }).catch(() => {});
+      await client.publishAsync(this.topic(DEVICE_LEAVES.status), "offline", { qos: 1, retain: true }).catch(() => {});
     await client.endAsync();
   }
 }
+
+/** A device of a fleet file as a virtual device (its plant follows from its index and the seed). */
+export type { FleetDevice };

@@ -1,6 +1,7 @@
 export * from "./envelope.ts";
 export * from "./route.ts";
 export * from "./routes/auth.routes.ts";
+export * from "./routes/device-telemetry.routes.ts";
 export * from "./routes/error-log.routes.ts";
 export * from "./routes/menu.routes.ts";
 export * from "./routes/system.routes.ts";
@@ -8,11 +9,12 @@ export * from "./routes/token.routes.ts";
 export * from "./validation.ts";
 
 import { authRoutes } from "./routes/auth.routes.ts";
+import { deviceTelemetryRoutes } from "./routes/device-telemetry.routes.ts";
 import { systemRoutes } from "./routes/system.routes.ts";
 
 /**
  * Every HTTP route of the API, grouped by feature. A contract joins this registry together with
  * its handler: the route audit test fails on a registered contract without one.
  */
-export const API = { auth: authRoutes, system: systemRoutes } as const;
+export const API = { auth: authRoutes, system: systemRoutes, deviceTelemetry: deviceTelemetryRoutes } as const;
 export * from "./device/index.ts";

@@ -4,3 +4,4 @@ export * from "./locales.ts";
 export * from "./permissions/registry.ts";
 export * from "./product.ts";
 export * from "./telemetry/key-quantities.ts";
+export * from "./telemetry/setting-rules.ts";

@@ -43,6 +43,17 @@ export const configSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, "1 to 64 letters, digits, '-' or '_'")
     .default("ess-server"),
+  /**
+   * The server's client id on an external broker; it must stay the same across restarts (its
+   * session keeps the messages that arrive meanwhile) and differ between processes of a console.
+   * Unset: ess-{MQTT_SHARED_GROUP}-{host name}.
+   */
+  MQTT_CLIENT_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,128}$/, "1 to 128 letters, digits, '.', '-' or '_'")
+    .optional(),
+  /** How long an external broker keeps the server's session (and its queued messages) while it is away. */
+  MQTT_SESSION_EXPIRY_S: positiveInt(604_800, "a whole number of seconds above 0"),
   MQTT_PORT: port(1884).refine((p) => p !== 1883, "a port other than 1883 (kept free for a system broker)"),
   MQTT_CONNECT_TIMEOUT_MS: positiveInt(10_000, "a whole number of milliseconds above 0"),
   ESS_ADMIN_PASSWORD: z.string().refine(isAcceptablePassword, "6 to 20 characters with both letters and digits").optional(),
@@ -64,6 +75,22 @@ export const configSchema = z.object({
     .min(0, "a whole number of devices from 0 to 10000")
     .max(10_000, "a whole number of devices from 0 to 10000")
     .default(0),
+  /** Seconds without any message after which an online device counts as offline. */
+  ESS_DEVICE_OFFLINE_AFTER_S: z.coerce
+    .number({ message: "a whole number of seconds from 10 to 86400" })
+    .int("a whole number of seconds from 10 to 86400")
+    .min(10, "a whole number of seconds from 10 to 86400")
+    .max(86_400, "a whole number of seconds from 10 to 86400")
+    .default(90),
+  /** How long a page read waits for the device's answer. */
+  ESS_PAGE_READ_TIMEOUT_MS: z.coerce
+    .number({ message: "a whole number of milliseconds from 500 to 60000" })
+    .int("a whole number of milliseconds from 500 to 60000")
+    .min(500, "a whole number of milliseconds from 500 to 60000")
+    .max(60_000, "a whole number of milliseconds from 500 to 60000")
+    .default(5000),
+  /** Days of telemetry history kept (whole daily partitions are dropped past it). */
+  ESS_TELEMETRY_RETENTION_DAYS: positiveInt(400, "a whole number of days above 0"),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
       message: "one of fatal, error, warn, info, debug, trace, silent",

@@ -14,10 +14,16 @@ export interface Queryable {
   query<T = Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
 }
 
+/** A transaction's connection: queries and COPY inside the same transaction. */
+export interface Tx extends Queryable {
+  /** Appends rows with COPY … FROM STDIN (text format) inside the transaction. */
+  copyRows(table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<number>;
+}
+
 export interface Db extends Queryable {
   readonly driver: "pglite" | "postgres";
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** Appends rows with COPY … FROM STDIN (text format); returns the number of rows written. */
   copyRows(table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<number>;
   /** Runs a script of several statements (migrations). */
@@ -37,8 +43,16 @@ export const TYPE_PARSERS: Record<number, (value: string) => unknown> = {
 export function copyText(value: unknown): string {
   if (value === null || value === undefined) return "\\N";
   if (value instanceof Date) return value.toISOString();
+  // bytea in hex input form; the backslash itself is escaped for COPY's text format.
+  if (value instanceof Uint8Array) return `\\\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("hex")}`;
+  if (Array.isArray(value)) return escapeCopy(arrayLiteral(value));
   if (typeof value === "object") return escapeCopy(JSON.stringify(value));
   return escapeCopy(String(value));
+}
+
+/** A PostgreSQL array literal of strings or numbers, e.g. `{"a","b"}`. */
+function arrayLiteral(values: readonly unknown[]): string {
+  return `{${values.map((v) => (typeof v === "number" ? String(v) : `"${String(v).replace(/["\\]/g, (c) => `\\${c}`)}"`)).join(",")}}`;
 }
 
 function escapeCopy(text: string): string {

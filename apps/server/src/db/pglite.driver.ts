@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
-import { copyPayload, type Db, type Queryable, type QueryResult, quoteIdent, TYPE_PARSERS } from "./db.ts";
+import { copyPayload, type Db, type Queryable, type QueryResult, quoteIdent, type Tx, TYPE_PARSERS } from "./db.ts";
 
 /**
  * PGlite takes one statement at a time; its own mutex queues concurrent callers. `snapshot`
@@ -21,17 +21,27 @@ export async function openPglite(dataDir: string | undefined, snapshot?: Blob): 
       return { rows: result.rows, rowCount: result.affectedRows || result.rows.length };
     },
   });
+  const copyOn = async (
+    target: Pick<PGlite, "query">,
+    table: string,
+    columns: readonly string[],
+    rows: readonly (readonly unknown[])[],
+  ) => {
+    if (rows.length === 0) return 0;
+    const blob = new Blob([copyPayload(rows)]);
+    await target.query(`COPY ${quoteIdent(table)} (${columns.map(quoteIdent).join(", ")}) FROM '/dev/blob'`, [], { blob });
+    return rows.length;
+  };
   const root = wrap(pg);
   return {
     driver: "pglite",
     query: root.query,
-    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
-    async copyRows(table, columns, rows) {
-      if (rows.length === 0) return 0;
-      const blob = new Blob([copyPayload(rows)]);
-      await pg.query(`COPY ${quoteIdent(table)} (${columns.map(quoteIdent).join(", ")}) FROM '/dev/blob'`, [], { blob });
-      return rows.length;
-    },
+    transaction: (fn) =>
+      pg.transaction((tx) => {
+        const handle: Tx = { ...wrap(tx), copyRows: (table, columns, rows) => copyOn(tx, table, columns, rows) };
+        return fn(handle);
+      }),
+    copyRows: (table, columns, rows) => copyOn(pg, table, columns, rows),
     async exec(script) {
       await pg.exec(script);
     },

@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { copyPayload, type Db, type Queryable, type QueryResult, quoteIdent, TYPE_PARSERS } from "./db.ts";
+import { copyPayload, type Db, type Queryable, type QueryResult, quoteIdent, type Tx, TYPE_PARSERS } from "./db.ts";
 
 const types = {
   getTypeParser(oid: number, format?: "text" | "binary") {
@@ -34,6 +34,17 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
       return { rows: result.rows as T[], rowCount: result.rowCount ?? result.rows.length };
     },
   });
+  const copyOn = async (
+    conn: pg.PoolClient,
+    table: string,
+    columns: readonly string[],
+    rows: readonly (readonly unknown[])[],
+  ) => {
+    if (rows.length === 0) return 0;
+    const sink = conn.query(copyFrom(`COPY ${quoteIdent(table)} (${columns.map(quoteIdent).join(", ")}) FROM STDIN`));
+    await pipeline(Readable.from([copyPayload(rows)]), sink);
+    return rows.length;
+  };
   const root = wrap(pool);
   return {
     driver: "postgres",
@@ -42,7 +53,8 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
       const conn = await pool.connect();
       try {
         await conn.query("BEGIN");
-        const result = await fn(wrap(conn));
+        const tx: Tx = { ...wrap(conn), copyRows: (table, columns, rows) => copyOn(conn, table, columns, rows) };
+        const result = await fn(tx);
         await conn.query("COMMIT");
         return result;
       } catch (error) {
@@ -56,9 +68,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
       if (rows.length === 0) return 0;
       const conn = await pool.connect();
       try {
-        const sink = conn.query(copyFrom(`COPY ${quoteIdent(table)} (${columns.map(quoteIdent).join(", ")}) FROM STDIN`));
-        await pipeline(Readable.from([copyPayload(rows)]), sink);
-        return rows.length;
+        return await copyOn(conn, table, columns, rows);
       } finally {
         conn.release();
       }

@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PRODUCT } from "@ess/domain";
+import { registrationOf } from "@ess/simulator";
 import type { Db } from "../db/db.ts";
 import { issueDeviceSecret } from "../mqtt/device-credentials.ts";
 
@@ -10,24 +11,29 @@ const SIMULATOR_MAIN = fileURLToPath(new URL("../../../simulator/src/main.ts", i
 
 export const demoSerial = (index: number) => `ESSDEMO${String(index + 1).padStart(5, "0")}`;
 
+/** The demo fleet's seed: which sites, sizes and batteries its devices get (see the simulator). */
+export const DEMO_SEED = 1;
+
 /**
- * Registers the demo devices (once) and issues them fresh broker secrets at every start; the
- * secrets go to a file readable only by this user, which the simulator reads.
+ * Registers the demo devices (once) with the phase type and time zone of their simulated site,
+ * and issues them fresh broker secrets at every start; the secrets go to a file readable only by
+ * this user, which the simulator reads.
  */
 export async function provisionDemoFleet(db: Db, count: number, dataDir: string, brokerUrl: string): Promise<string> {
-  const devices: { sn: string; secret: string }[] = [];
+  const devices: { sn: string; secret: string; index: number }[] = [];
   for (let i = 0; i < count; i++) {
     const sn = demoSerial(i);
+    const site = registrationOf(i, DEMO_SEED);
     const { rows } = await db.query<{ id: number }>(
-      `INSERT INTO device (tenant_id, sn, name) VALUES ($1, $2, $3)
+      `INSERT INTO device (tenant_id, sn, name, phase_type, time_zone) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (sn) WHERE deleted_at IS NULL DO UPDATE SET updated_at = device.updated_at
        RETURNING id`,
-      [PRODUCT.defaultTenantId, sn, `Demo ${i + 1}`],
+      [PRODUCT.defaultTenantId, sn, `Demo ${i + 1}`, site.phaseType, site.timeZone],
     );
-    devices.push({ sn, secret: await issueDeviceSecret(db, rows[0]?.id as number) });
+    devices.push({ sn, secret: await issueDeviceSecret(db, rows[0]?.id as number), index: i });
   }
   const file = resolve(join(dataDir, "demo-fleet.json"));
-  writeFileSync(file, JSON.stringify({ brokerUrl, devices }, null, 2), { mode: 0o600 });
+  writeFileSync(file, JSON.stringify({ brokerUrl, seed: DEMO_SEED, devices }, null, 2), { mode: 0o600 });
   return file;
 }
 

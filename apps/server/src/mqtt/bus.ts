@@ -1,14 +1,21 @@
 import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
+import { holdAcknowledgements } from "./deferred-acks.ts";
 
-export type MessageHandler = (topic: string, payload: Buffer) => void;
+/**
+ * Handles one message. When it returns a promise, a QoS 1 message is acknowledged only once the
+ * promise resolves (the handler has made it durable); a rejection leaves it unacknowledged, so the
+ * broker delivers it again after a reconnect.
+ */
+export type MessageHandler = (topic: string, payload: Buffer) => void | Promise<void>;
 
 export interface MqttBus {
   isConnected(): boolean;
   /**
-   * Subscribes to a filter. On an external broker the subscription is shared (`$share/group/…`)
-   * so that several server processes split the devices' messages between them.
+   * Subscribes to a filter. `shared` (the default on an external broker) subscribes as
+   * `$share/group/…` so that several server processes split the messages between them; replies
+   * that only the asking process can match (page answers, acks) subscribe unshared.
    */
-  subscribe(filter: string, handler: MessageHandler): Promise<void>;
+  subscribe(filter: string, handler: MessageHandler, options?: { shared?: boolean }): Promise<void>;
   publish(topic: string, payload: string | Buffer, options?: { qos?: 0 | 1; retain?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
@@ -21,7 +28,7 @@ export class BrokerUnreachableError extends Error {
   }
 }
 
-function matches(filter: string, topic: string): boolean {
+export function topicMatches(filter: string, topic: string): boolean {
   const f = filter.split("/");
   const t = topic.split("/");
   for (let i = 0; i < f.length; i++) {
@@ -32,25 +39,58 @@ function matches(filter: string, topic: string): boolean {
   return f.length === t.length;
 }
 
-export async function connectBus(options: {
+export interface BusOptions {
   url: string;
   username?: string | undefined;
   password?: string | undefined;
   clientId: string;
   connectTimeoutMs: number;
+  /** Shared-subscription group (external brokers); unset: plain subscriptions. */
   sharedGroup?: string | undefined;
-}): Promise<MqttBus> {
+  /**
+   * Keep the session at the broker across disconnects (MQTT 5, clean start off): messages that
+   * arrive while the server is away wait for it. Needs a client id that stays the same.
+   */
+  persistentSession?: boolean;
+  /** Seconds the broker keeps a persistent session after a disconnect. */
+  sessionExpiryS?: number;
+}
+
+export async function connectBus(options: BusOptions): Promise<MqttBus> {
+  const persistent = options.persistentSession ?? false;
   const clientOptions: IClientOptions = {
     clientId: options.clientId,
     username: options.username,
     password: options.password,
-    // MQTT 3.1.1: aedes speaks nothing newer, and shared subscriptions work on it in Mosquitto and EMQX.
-    protocolVersion: 4,
-    clean: true,
+    // aedes speaks MQTT 3.1.1 only; external brokers get MQTT 5 for the session expiry and the
+    // receive maximum that lets thousands of messages wait for their batch to commit.
+    protocolVersion: persistent ? 5 : 4,
+    clean: !persistent,
+    ...(persistent ? { properties: { sessionExpiryInterval: options.sessionExpiryS ?? 604_800, receiveMaximum: 65535 } } : {}),
     reconnectPeriod: 1000,
     connectTimeout: options.connectTimeoutMs,
   };
   const client: MqttClient = mqtt.connect(options.url, clientOptions);
+  const handlers: { filter: string; handler: MessageHandler }[] = [];
+  // Messages that arrive before a handler for them is registered (a persistent session delivers
+  // its queue right after CONNACK) wait here, unacknowledged.
+  const waiting: { topic: string; payload: Buffer; release: (p: Promise<void>) => void }[] = [];
+  const acks = holdAcknowledgements(client);
+
+  client.on("message", (topic, payload, packet) => {
+    const matching = handlers.filter((h) => topicMatches(h.filter, topic));
+    if (matching.length === 0) {
+      if (packet.qos === 0) return;
+      acks.hold(
+        packet,
+        new Promise<void>((resolve, reject) => waiting.push({ topic, payload, release: (p) => p.then(resolve, reject) })),
+      );
+      return;
+    }
+    const outcome = dispatch(matching, topic, payload);
+    if (outcome && packet.qos > 0) acks.hold(packet, outcome);
+  });
+
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => fail(new Error(`no answer within ${options.connectTimeoutMs} ms`)), options.connectTimeoutMs);
     const fail = (error: Error) => {
@@ -68,16 +108,19 @@ export async function connectBus(options: {
   // After the first connect, mqtt.js reconnects by itself; errors are reported, never thrown.
   client.on("error", () => {});
 
-  const handlers: { filter: string; handler: MessageHandler }[] = [];
-  client.on("message", (topic, payload) => {
-    for (const h of handlers) if (matches(h.filter, topic)) h.handler(topic, payload);
-  });
-
   return {
     isConnected: () => client.connected,
-    async subscribe(filter, handler) {
+    async subscribe(filter, handler, subscribeOptions) {
       handlers.push({ filter, handler });
-      const wire = options.sharedGroup ? `$share/${options.sharedGroup}/${filter}` : filter;
+      for (let i = waiting.length - 1; i >= 0; i--) {
+        const w = waiting[i];
+        if (w && topicMatches(filter, w.topic)) {
+          waiting.splice(i, 1);
+          w.release(dispatch([{ handler }], w.topic, w.payload) ?? Promise.resolve());
+        }
+      }
+      const shared = subscribeOptions?.shared ?? true;
+      const wire = options.sharedGroup && shared ? `$share/${options.sharedGroup}/${filter}` : filter;
       await client.subscribeAsync(wire, { qos: 1 });
     },
     async publish(topic, payload, publishOptions) {
@@ -85,4 +128,18 @@ export async function connectBus(options: {
     },
     close: () => client.endAsync(),
   };
+}
+
+function dispatch(matching: { handler: MessageHandler }[], topic: string, payload: Buffer): Promise<void> | null {
+  const pending: Promise<void>[] = [];
+  for (const h of matching) {
+    try {
+      const result = h.handler(topic, payload);
+      if (result) pending.push(result);
+    } catch {
+      // A handler that throws has already counted and logged the message; it is acknowledged.
+    }
+  }
+  if (pending.length === 0) return null;
+  return pending.length === 1 ? (pending[0] as Promise<void>) : Promise.all(pending).then(() => undefined);
 }

@@ -11,6 +11,13 @@ export interface BrokerAuthority {
   authenticate(clientId: string, username: string, password: string): Promise<BrokerPrincipal | null>;
 }
 
+/**
+ * Takes a device's own publication before the broker acknowledges it. A returned promise delays
+ * the device's PUBACK until it resolves (the message is durable); a rejection disconnects the
+ * device, which then sends the message again after reconnecting.
+ */
+export type DeviceInbox = (sn: string, topic: string, payload: Buffer) => Promise<void> | null;
+
 export interface EmbeddedBroker {
   readonly port: number;
   /** Feeds one MQTT-over-WebSocket connection to the broker. */
@@ -30,6 +37,7 @@ export async function startEmbeddedBroker(options: {
   host: string;
   port: number;
   authority: BrokerAuthority;
+  inbox?: DeviceInbox | undefined;
 }): Promise<EmbeddedBroker> {
   const principals = new WeakMap<Client, BrokerPrincipal>();
   const broker = await Aedes.createBroker({
@@ -49,7 +57,15 @@ export async function startEmbeddedBroker(options: {
       const principal = principals.get(client);
       if (packet.topic.startsWith("$SYS")) return done(new Error("$SYS is reserved"));
       if (principal?.kind === "service") return done(null);
-      if (principal?.kind === "device" && isOwnTopic(principal.sn, packet.topic)) return done(null);
+      if (principal?.kind === "device" && isOwnTopic(principal.sn, packet.topic)) {
+        const taken = options.inbox?.(principal.sn, packet.topic, packet.payload as Buffer);
+        if (!taken) return done(null);
+        taken.then(
+          () => done(null),
+          (error: Error) => done(error),
+        );
+        return;
+      }
       done(new Error("not authorised to publish here"));
     },
     authorizeSubscribe(client, subscription, done) {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 /** One registry per server instance, so tests that build several apps do not collide. */
 export function createMetrics() {
@@ -18,6 +18,38 @@ export function createMetrics() {
       name: "ess_mqtt_messages_total",
       help: "MQTT messages received from devices, by kind",
       labelNames: ["kind"] as const,
+      registers: [registry],
+    }),
+    ingestFrames: new Counter({
+      name: "ess_ingest_frames_total",
+      help: "Telemetry frames by outcome: stored, duplicate, undecodable, unknown_device, bad_time",
+      labelNames: ["outcome"] as const,
+      registers: [registry],
+    }),
+    ingestInvalidValues: new Counter({
+      name: "ess_ingest_invalid_values_total",
+      help: "Values outside their register's range or enumeration (flagged, never shown as readings)",
+      registers: [registry],
+    }),
+    ingestUnknownValues: new Counter({
+      name: "ess_ingest_unknown_values_total",
+      help: "Non-zero words at addresses the register catalogue does not define",
+      registers: [registry],
+    }),
+    ingestFailures: new Counter({
+      name: "ess_ingest_failures_total",
+      help: "Telemetry batches the database refused (retried)",
+      registers: [registry],
+    }),
+    ingestBatchSeconds: new Histogram({
+      name: "ess_ingest_batch_seconds",
+      help: "Time to store one telemetry batch",
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    }),
+    ingestQueue: new Gauge({
+      name: "ess_ingest_queue_frames",
+      help: "Telemetry frames waiting to be stored",
       registers: [registry],
     }),
   };

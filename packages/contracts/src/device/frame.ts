@@ -146,3 +146,22 @@ export function wordAt(frame: DecodedFrame, family: RegisterFamily, address: num
   }
   return undefined;
 }
+
+/**
+ * Rebuilds a telemetry frame from what history stores: the reading's time and sequence number and
+ * the frame's block section (everything after the header).
+ */
+export function frameFromStored(ts: number, seq: number, blockSection: Uint8Array): DecodedFrame {
+  const view = new DataView(blockSection.buffer, blockSection.byteOffset, blockSection.byteLength);
+  let count = 0;
+  for (let at = 0; at + BLOCK_HEADER_BYTES <= blockSection.length; count++) at += BLOCK_HEADER_BYTES + view.getUint16(at + 4) * 2;
+  const header = Buffer.alloc(FRAME_HEADER_BYTES);
+  header[0] = FRAME_MAGIC;
+  header[1] = FRAME_FORMAT;
+  header[2] = FRAME_KINDS.telemetry;
+  header.writeUInt32BE(Math.floor(ts / 0x100000000), 4);
+  header.writeUInt32BE(ts % 0x100000000, 8);
+  header.writeUInt32BE(seq >>> 0, 12);
+  header.writeUInt16BE(count, 22);
+  return decodeFrame(Buffer.concat([header, blockSection]));
+}

@@ -1,4 +1,5 @@
 import { SYSTEM_PERMISSIONS } from "./system.permissions.ts";
+import { TELEMETRY_PERMISSIONS } from "./telemetry.permissions.ts";
 
 /**
  * The permission registry: every permission is a `resource.action` id with an i18n label key.
@@ -7,6 +8,7 @@ import { SYSTEM_PERMISSIONS } from "./system.permissions.ts";
  */
 export const PERMISSIONS = {
   ...SYSTEM_PERMISSIONS,
+  ...TELEMETRY_PERMISSIONS,
 } as const;
 
 export type PermissionId = keyof typeof PERMISSIONS;

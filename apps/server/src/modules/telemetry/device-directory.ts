@@ -1,0 +1,60 @@
+import type { Db } from "../../db/db.ts";
+
+/** What ingest needs to know about a device, by serial number. */
+export interface DeviceRef {
+  id: number;
+  sn: string;
+  tenantId: number;
+  /** IANA time zone of the site; UTC until one is set. */
+  timeZone: string;
+  phaseType: 1 | 2 | null;
+}
+
+/**
+ * Serial number → device, cached: ingest resolves every frame's device and must not ask the
+ * database each time. Unknown serial numbers are remembered too (briefly), so a stream from an
+ * unregistered device costs one query per interval rather than per frame.
+ */
+export function createDeviceDirectory(db: Db, options: { ttlMs?: number } = {}) {
+  const ttl = options.ttlMs ?? 60_000;
+  const cache = new Map<string, { ref: DeviceRef | null; until: number }>();
+
+  return {
+    async resolve(sns: Iterable<string>): Promise<Map<string, DeviceRef>> {
+      const now = Date.now();
+      const out = new Map<string, DeviceRef>();
+      const missing: string[] = [];
+      for (const sn of sns) {
+        const hit = cache.get(sn);
+        if (hit && hit.until > now) {
+          if (hit.ref) out.set(sn, hit.ref);
+        } else if (!missing.includes(sn)) missing.push(sn);
+      }
+      if (missing.length > 0) {
+        const { rows } = await db.query<{
+          id: number;
+          sn: string;
+          tenant_id: number;
+          time_zone: string | null;
+          phase_type: 1 | 2 | null;
+        }>("SELECT id, sn, tenant_id, time_zone, phase_type FROM device WHERE sn = ANY($1::text[]) AND deleted_at IS NULL", [
+          missing,
+        ]);
+        const found = new Map(rows.map((r) => [r.sn, r]));
+        for (const sn of missing) {
+          const r = found.get(sn);
+          const ref = r ? { id: r.id, sn, tenantId: r.tenant_id, timeZone: r.time_zone ?? "UTC", phaseType: r.phase_type } : null;
+          cache.set(sn, { ref, until: now + (ref ? ttl : Math.min(ttl, 10_000)) });
+          if (ref) out.set(sn, ref);
+        }
+      }
+      return out;
+    },
+    /** Drops a cached entry (a device was registered, edited or deleted). */
+    forget(sn: string) {
+      cache.delete(sn);
+    },
+  };
+}
+
+export type DeviceDirectory = ReturnType<typeof createDeviceDirectory>;

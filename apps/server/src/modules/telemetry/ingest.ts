@@ -1,0 +1,177 @@
+import { checkFrame, decodeFrame, FRAME_HEADER_BYTES, FrameError, keyQuantities, productOfFrame } from "@ess/contracts";
+import type { Db } from "../../db/db.ts";
+import type { Metrics } from "../../observability/metrics.ts";
+import type { DeviceDirectory, DeviceRef } from "./device-directory.ts";
+import { utcDay } from "./local-day.ts";
+import type { Log } from "./log.ts";
+import { createThrottledLog } from "./log.ts";
+import type { PartitionKeeper } from "./partitions.ts";
+import { type StoredFrame, writeFrames } from "./telemetry-writer.ts";
+
+/** Readings from further ahead than this are refused: a device clock that far off is wrong. */
+const MAX_FUTURE_MS = 10 * 60_000;
+
+interface Pending {
+  sn: string;
+  payload: Buffer;
+  receivedAt: number;
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+export class IngestStoppedError extends Error {}
+
+export interface IngestListener {
+  /** Devices heard from in a batch (valid frames or not). */
+  seen?(devices: DeviceRef[]): void;
+  /** Frames committed (not counting duplicates' effects), after the commit. */
+  committed?(frames: readonly StoredFrame[], committedAt: number): void;
+}
+
+/**
+ * Telemetry ingest: frames queue up and are written in batches (at most `maxBatch`, at least every
+ * `flushMs`), one transaction per batch. `submit` resolves when its frame is durable — or when it
+ * was refused for good (undecodable, unknown device, impossible time), which is counted and
+ * logged — so the caller acknowledges the MQTT message only then. A failing database is retried
+ * with a growing pause; the frames wait (unacknowledged) meanwhile.
+ */
+export function createTelemetryIngest(deps: {
+  db: Db;
+  directory: DeviceDirectory;
+  partitions: PartitionKeeper;
+  metrics: Metrics;
+  log: Log;
+  listener?: IngestListener;
+  maxBatch?: number;
+  flushMs?: number;
+}) {
+  const maxBatch = deps.maxBatch ?? 2000;
+  const flushMs = deps.flushMs ?? 50;
+  const throttled = createThrottledLog(deps.log, 60_000);
+  const queue: Pending[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  let flushing: Promise<void> | null = null;
+  let stopped = false;
+  let failures = 0;
+
+  const refuse = (p: Pending, outcome: string, detail: Record<string, unknown>) => {
+    deps.metrics.ingestFrames.inc({ outcome });
+    throttled.warn(`${p.sn}:${outcome}`, { sn: p.sn, outcome, ...detail }, "telemetry frame refused");
+    p.resolve();
+  };
+
+  async function processBatch(batch: Pending[]): Promise<void> {
+    const devices = await deps.directory.resolve(batch.map((p) => p.sn));
+    const accepted: StoredFrame[] = [];
+    const acceptedFrom: Pending[] = [];
+    const heard = new Map<number, DeviceRef>();
+    const now = Date.now();
+    for (const p of batch) {
+      const device = devices.get(p.sn);
+      if (!device) {
+        refuse(p, "unknown_device", {});
+        continue;
+      }
+      heard.set(device.id, device);
+      try {
+        const frame = decodeFrame(p.payload);
+        if (frame.header.kind !== "telemetry") throw new FrameError(`a ${frame.header.kind} frame on the telemetry topic`);
+        const { ts } = frame.header;
+        if (ts > now + MAX_FUTURE_MS || !deps.partitions.inRetention(ts, now)) {
+          refuse(p, "bad_time", { ts });
+          continue;
+        }
+        const check = checkFrame(frame);
+        if (check.invalid.length > 0) {
+          deps.metrics.ingestInvalidValues.inc(check.invalid.length);
+          throttled.warn(`${p.sn}:invalid`, { sn: p.sn, registers: check.invalid.slice(0, 20) }, "values outside their range");
+        }
+        if (check.unknown > 0) deps.metrics.ingestUnknownValues.inc(check.unknown);
+        accepted.push({
+          device,
+          ts,
+          seq: frame.header.seq,
+          receivedAt: p.receivedAt,
+          kq: keyQuantities(frame, productOfFrame(frame)),
+          blocks: p.payload.subarray(FRAME_HEADER_BYTES),
+          invalid: check.invalid.length > 0 ? check.invalid : null,
+        });
+        acceptedFrom.push(p);
+      } catch (error) {
+        if (!(error instanceof FrameError)) throw error;
+        refuse(p, "undecodable", { reason: error.message });
+      }
+    }
+    deps.listener?.seen?.([...heard.values()]);
+    if (accepted.length === 0) return;
+    await deps.partitions.ensure(new Set(accepted.map((f) => utcDay(f.ts))));
+    const started = performance.now();
+    const { duplicates } = await deps.db.transaction((tx) => writeFrames(tx, accepted));
+    deps.metrics.ingestBatchSeconds.observe((performance.now() - started) / 1000);
+    deps.metrics.ingestFrames.inc({ outcome: "stored" }, accepted.length - duplicates);
+    if (duplicates > 0) deps.metrics.ingestFrames.inc({ outcome: "duplicate" }, duplicates);
+    for (const p of acceptedFrom) p.resolve();
+    deps.listener?.committed?.(accepted, Date.now());
+  }
+
+  async function drain(): Promise<void> {
+    while (queue.length > 0) {
+      const batch = queue.slice(0, maxBatch);
+      try {
+        await processBatch(batch);
+        queue.splice(0, batch.length);
+        failures = 0;
+      } catch (error) {
+        failures++;
+        deps.metrics.ingestFailures.inc();
+        deps.log.error({ err: error, frames: batch.length, attempt: failures }, "telemetry batch not stored; retrying");
+        if (stopped) {
+          // Never acknowledged: the broker or the device sends them again after the restart.
+          for (const p of queue.splice(0)) p.reject(new IngestStoppedError("stopping"));
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, Math.min(10_000, 250 * 2 ** Math.min(failures, 6))));
+      }
+    }
+  }
+
+  const flush = () => {
+    timer = null;
+    if (flushing) return;
+    flushing = drain().finally(() => {
+      flushing = null;
+      if (queue.length > 0 && !stopped) schedule();
+    });
+  };
+  const schedule = () => {
+    if (flushing) return;
+    if (queue.length >= maxBatch) {
+      if (timer) clearTimeout(timer);
+      flush();
+    } else if (!timer) timer = setTimeout(flush, flushMs);
+  };
+
+  return {
+    /** Queues one telemetry payload of device `sn`; resolves once it is durable or refused for good. */
+    submit(sn: string, payload: Buffer): Promise<void> {
+      if (stopped) return Promise.reject(new IngestStoppedError("stopping"));
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ sn, payload, receivedAt: Date.now(), resolve, reject });
+        deps.metrics.ingestQueue.set(queue.length);
+        schedule();
+      });
+    },
+    /** Writes what is queued, then refuses new frames. */
+    async stop(): Promise<void> {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      if (!flushing && queue.length > 0) flush();
+      stopped = true;
+      await flushing;
+      for (const p of queue.splice(0)) p.reject(new IngestStoppedError("stopping"));
+    },
+    queued: () => queue.length,
+  };
+}
+
+export type TelemetryIngest = ReturnType<typeof createTelemetryIngest>;

@@ -1,0 +1,84 @@
+import type { Db } from "../../db/db.ts";
+import type { MqttBus } from "../../mqtt/bus.ts";
+import type { DeviceRouter } from "../../mqtt/device-router.ts";
+import type { Metrics } from "../../observability/metrics.ts";
+import { createDeviceDirectory } from "./device-directory.ts";
+import { registerDeviceEvents } from "./device-events.ts";
+import { createDeviceRequests } from "./device-requests.ts";
+import { createTelemetryIngest } from "./ingest.ts";
+import { createLiveEvents } from "./live-events.ts";
+import type { Log } from "./log.ts";
+import { createPartitionKeeper } from "./partitions.ts";
+import { createPresence } from "./presence.ts";
+
+export interface TelemetryOptions {
+  offlineAfterS: number;
+  pageReadTimeoutMs: number;
+  retentionDays: number;
+  maxBatch?: number;
+  flushMs?: number;
+}
+
+/**
+ * Starts the device side of the server: ingest, presence, device events and requests, all fed by
+ * the device router. The caller opens the router (and, on an external broker, attaches it to the
+ * bus) once this has registered every handler.
+ */
+export async function startTelemetry(
+  deps: { db: Db; bus: MqttBus; router: DeviceRouter; metrics: Metrics; log: Log },
+  options: TelemetryOptions,
+) {
+  const directory = createDeviceDirectory(deps.db);
+  const partitions = createPartitionKeeper(deps.db, { retentionDays: options.retentionDays });
+  await partitions.ensureAround();
+  const events = createLiveEvents();
+  const presence = createPresence({
+    db: deps.db,
+    log: deps.log,
+    offlineAfterS: options.offlineAfterS,
+    onChange: (ids, status) => events.emit("status", ids, status),
+  });
+  const ingest = createTelemetryIngest({
+    db: deps.db,
+    directory,
+    partitions,
+    metrics: deps.metrics,
+    log: deps.log,
+    maxBatch: options.maxBatch,
+    flushMs: options.flushMs,
+    listener: {
+      seen: (devices) => presence.noteSeen(devices.map((d) => d.id)),
+      committed: (frames, at) => events.emit("frames", frames, at),
+    },
+  });
+  deps.router.on("telemetry", (sn, payload) => ingest.submit(sn, payload));
+  registerDeviceEvents({ db: deps.db, router: deps.router, directory, presence, log: deps.log });
+  const requests = createDeviceRequests({
+    bus: deps.bus,
+    router: deps.router,
+    log: deps.log,
+    timeoutMs: options.pageReadTimeoutMs,
+  });
+  presence.start();
+  const maintenance = setInterval(
+    () =>
+      void (async () => {
+        await partitions.ensureAround();
+        const dropped = await partitions.dropExpired();
+        if (dropped.length > 0) deps.log.info({ dropped }, "telemetry partitions past retention dropped");
+      })().catch((error) => deps.log.error({ err: error }, "telemetry partition maintenance failed")),
+    3_600_000,
+  );
+
+  return {
+    services: { directory, ingest, presence, requests, events, partitions },
+    async stop() {
+      clearInterval(maintenance);
+      requests.stop();
+      await ingest.stop();
+      await presence.stop();
+    },
+  };
+}
+
+export type TelemetryServices = Awaited<ReturnType<typeof startTelemetry>>["services"];

@@ -1,0 +1,68 @@
+import type { MqttClient } from "mqtt";
+
+type Packet = { cmd: string; messageId?: number };
+type Send = (packet: Packet, cb?: (error?: Error) => void, cbStorePut?: () => void, noStore?: boolean) => void;
+// mqtt.js keeps _sendPacket private; it is the one place every outgoing PUBACK passes.
+type WithSend = { _sendPacket: Send };
+
+/**
+ * Acknowledges QoS 1 messages only when their handling is durable. mqtt.js sends a PUBACK as soon
+ * as the message event returns and works through incoming packets one at a time, so holding the
+ * PUBACK inside a handler would stall the connection. Instead the PUBACK is caught on its way out
+ * and released when the message's promise resolves — in the order the messages arrived, as MQTT
+ * asks — while mqtt.js moves on to the next packet at once.
+ *
+ * PUBACKs held for a connection that has since dropped are discarded: the broker redelivers those
+ * messages on the new connection (with the same ids), and they are acknowledged then.
+ */
+export function holdAcknowledgements(client: MqttClient) {
+  const target = client as unknown as WithSend;
+  const send: Send = target._sendPacket.bind(client);
+  let generation = 0;
+  // Promises by message id for the current connection, and PUBACKs waiting in arrival order.
+  const held = new Map<number, Promise<void>>();
+  const queue: { packet: Packet; done: boolean; ok: boolean; generation: number }[] = [];
+
+  const drain = () => {
+    while (queue.length > 0 && queue[0]?.done) {
+      const head = queue.shift() as (typeof queue)[number];
+      if (head.ok && head.generation === generation && client.connected) send(head.packet);
+    }
+  };
+
+  target._sendPacket = (packet, cb, cbStorePut, noStore) => {
+    const promise = packet.cmd === "puback" && packet.messageId !== undefined ? held.get(packet.messageId) : undefined;
+    if (!promise) return send(packet, cb, cbStorePut, noStore);
+    held.delete(packet.messageId as number);
+    const entry = { packet, done: false, ok: false, generation };
+    queue.push(entry);
+    promise
+      .then(
+        () => {
+          entry.ok = true;
+        },
+        () => {
+          entry.ok = false;
+        },
+      )
+      .finally(() => {
+        entry.done = true;
+        drain();
+      });
+    // Let mqtt.js carry on with the next packet now.
+    cb?.();
+  };
+
+  client.on("close", () => {
+    generation++;
+    held.clear();
+    queue.length = 0;
+  });
+
+  return {
+    /** Registers the promise whose resolution acknowledges `packet`. */
+    hold(packet: { messageId?: number | undefined }, promise: Promise<void>) {
+      if (packet.messageId !== undefined) held.set(packet.messageId, promise);
+    },
+  };
+}
