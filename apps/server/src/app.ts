@@ -12,6 +12,9 @@ import { registerStaticWeb } from "./http/static-web.ts";
 import { localeOf, type Translate } from "./i18n/translator.ts";
 import { registerAuthRoutes } from "./modules/auth/auth.routes.ts";
 import { createAuthService } from "./modules/auth/auth.service.ts";
+import { createSignInGuard } from "./modules/auth/sign-in-guard.ts";
+import { registerErrorLogRoutes } from "./modules/logs/error-log.routes.ts";
+import { registerMenuRoutes } from "./modules/menus/menu.routes.ts";
 import { type ReadinessProbe, registerSystemRoutes } from "./modules/system/system.routes.ts";
 import { registerTelemetryRoutes } from "./modules/telemetry/telemetry.routes.ts";
 import type { TelemetryServices } from "./modules/telemetry/telemetry.runtime.ts";
@@ -56,6 +59,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate("checkResponses", deps.checkResponses ?? false);
   app.decorateRequest("locale", "zh-CN");
   app.decorateRequest("t", null as unknown as Translate);
+  app.decorateRequest("caller", null);
   app.addHook("onRequest", async (request) => {
     request.locale = localeOf(request.headers["accept-language"]);
     request.t = deps.translator(request.locale);
@@ -93,7 +97,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate("auth", auth.authenticator);
 
   registerSystemRoutes(app, { db: deps.db, broker: deps.broker, metrics });
-  registerAuthRoutes(app, auth);
+  registerAuthRoutes(app, auth, createSignInGuard());
+  registerMenuRoutes(app, deps.db);
+  registerErrorLogRoutes(app, deps.db);
   registerTelemetryRoutes(app, { db: deps.db, requests: deps.telemetry?.requests ?? null });
 
   if (deps.brokerWebSocket) {

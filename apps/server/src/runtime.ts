@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import { PRODUCT } from "@ess/domain";
 import type { FastifyInstance } from "fastify";
 import { pino } from "pino";
 import { buildApp } from "./app.ts";
@@ -14,6 +15,7 @@ import { createDeviceRouter } from "./mqtt/device-router.ts";
 import { type EmbeddedBroker, startEmbeddedBroker } from "./mqtt/embedded-broker.ts";
 import { createMetrics } from "./observability/metrics.ts";
 import { type SeedOutcome, seedFoundation } from "./seed/foundation.seed.ts";
+import { seedIdentity } from "./seed/identity.seed.ts";
 
 export class PortInUseError extends Error {}
 
@@ -43,6 +45,8 @@ export async function startRuntime(config: Config): Promise<Runtime> {
     closers.push(() => db.close());
     await migrate(db);
     const seed = await seedFoundation(db, config.ESS_ADMIN_PASSWORD);
+    const translator = await createTranslator();
+    await seedIdentity(db, PRODUCT.defaultTenantId, translator);
     const metrics = createMetrics();
     const log = pino({ level: config.LOG_LEVEL, base: { pid: process.pid } });
     const router = createDeviceRouter({ onMessage: (leaf) => metrics.mqttMessages.inc({ kind: leaf }) });
@@ -98,7 +102,7 @@ export async function startRuntime(config: Config): Promise<Runtime> {
 
     const app = await buildApp({
       db,
-      translator: await createTranslator(),
+      translator,
       broker: bus,
       brokerWebSocket: embedded?.handleStream,
       telemetry: telemetry.services,

@@ -1,4 +1,5 @@
 export * from "./envelope.ts";
+export * from "./list.ts";
 export * from "./route.ts";
 export * from "./routes/auth.routes.ts";
 export * from "./routes/device-telemetry.routes.ts";
@@ -10,11 +11,21 @@ export * from "./validation.ts";
 
 import { authRoutes } from "./routes/auth.routes.ts";
 import { deviceTelemetryRoutes } from "./routes/device-telemetry.routes.ts";
+import { errorLogRoutes } from "./routes/error-log.routes.ts";
+import { menuRoutes } from "./routes/menu.routes.ts";
 import { systemRoutes } from "./routes/system.routes.ts";
+import { tokenRoutes } from "./routes/token.routes.ts";
 
 /**
  * Every HTTP route of the API, grouped by feature. A contract joins this registry together with
  * its handler: the route audit test fails on a registered contract without one.
  */
-export const API = { auth: authRoutes, system: systemRoutes, deviceTelemetry: deviceTelemetryRoutes } as const;
+export const API = {
+  auth: authRoutes,
+  system: systemRoutes,
+  token: tokenRoutes,
+  menu: menuRoutes,
+  errorLog: errorLogRoutes,
+  deviceTelemetry: deviceTelemetryRoutes,
+} as const;
 export * from "./device/index.ts";

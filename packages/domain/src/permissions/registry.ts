@@ -1,3 +1,4 @@
+import { IDENTITY_PERMISSIONS } from "./identity.permissions.ts";
 import { SYSTEM_PERMISSIONS } from "./system.permissions.ts";
 import { TELEMETRY_PERMISSIONS } from "./telemetry.permissions.ts";
 
@@ -8,6 +9,7 @@ import { TELEMETRY_PERMISSIONS } from "./telemetry.permissions.ts";
  */
 export const PERMISSIONS = {
   ...SYSTEM_PERMISSIONS,
+  ...IDENTITY_PERMISSIONS,
   ...TELEMETRY_PERMISSIONS,
 } as const;
 
