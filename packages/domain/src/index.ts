@@ -4,5 +4,6 @@ export * from "./identity/index.ts";
 export * from "./locales.ts";
 export * from "./permissions/registry.ts";
 export * from "./product.ts";
+export * from "./telemetry/audience.ts";
 export * from "./telemetry/key-quantities.ts";
 export * from "./telemetry/setting-rules.ts";

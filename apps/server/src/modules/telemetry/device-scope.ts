@@ -17,9 +17,11 @@ export interface ScopedDevice {
  * The device `deviceId` if the caller may see it, else "not found" (never "forbidden": a device
  * outside the caller's scope does not exist for them).
  *
- * DATA SCOPE — the one place the device routes of telemetry decide what a caller may see. For now
- * the scope is the caller's tenant. When identity's data-scope function (organisations,
- * installer, owner user) is on main, this body switches to it; nothing else changes.
+ * DATA SCOPE — the one place the device routes of telemetry decide what a caller may see. Until
+ * identity's data-scope function (organisation subtree, installer, owner user) and the device
+ * ownership columns are on main, back-office accounts see their tenant's devices and channel and
+ * end-user accounts see none (never the whole tenant). When it lands, this body switches to it;
+ * nothing else changes.
  */
 export async function findDeviceInScope(db: Queryable, auth: AuthContext, deviceId: number): Promise<ScopedDevice> {
   const { rows } = await db.query<{
@@ -33,8 +35,8 @@ export async function findDeviceInScope(db: Queryable, auth: AuthContext, device
     last_seen_at: Date | null;
   }>(
     `SELECT id, sn, name, tenant_id, time_zone, phase_type, online_status, last_seen_at
-       FROM device WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL`,
-    [deviceId, auth.tenantId],
+       FROM device WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL AND $3::int = 0`,
+    [deviceId, auth.tenantId, auth.userType],
   );
   const r = rows[0];
   if (!r) throw notFound("telemetry:deviceNotFound");

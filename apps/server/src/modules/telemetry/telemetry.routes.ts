@@ -1,5 +1,5 @@
 import { API, decodeValues, frameFromStored } from "@ess/contracts";
-import { CATALOGUE_PAGES } from "@ess/domain";
+import { audienceOfUserType, CATALOGUE_PAGES, getRegister, KEY_QUANTITIES } from "@ess/domain";
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/db.ts";
 import { AppError, business, ValidationError } from "../../http/errors.ts";
@@ -13,6 +13,24 @@ const DAY_MS = 86_400_000;
 const MAX_SPAN_DAYS = { "0": 62, "1": 731, "2": 3660 } as const;
 
 const productOfPage = new Map(CATALOGUE_PAGES.map((p) => [p.page, p.product === "three" ? 2 : 1]));
+
+/** Only the registers the caller's audience may view (catalogue defaults per audience). */
+function visibleValues<T>(values: Record<string, T>, userType: number): Record<string, T> {
+  const audience = audienceOfUserType(userType);
+  return Object.fromEntries(Object.entries(values).filter(([id]) => getRegister(id)?.view[audience] ?? false));
+}
+
+/** Key quantities whose registers the caller's audience may view. */
+function visibleQuantities(quantities: Record<string, number | null>, userType: number, phaseType: 1 | 2 | null) {
+  const audience = audienceOfUserType(userType);
+  const product = phaseType === 1 ? "single" : "three";
+  return Object.fromEntries(
+    KEY_QUANTITIES.filter((k) => (k[product] as readonly string[]).every((id) => getRegister(id)?.view[audience])).map((k) => [
+      k.column,
+      quantities[k.column] ?? null,
+    ]),
+  );
+}
 
 /**
  * Device data routes: page reads through the device link, and readings, curves, energy and the
@@ -31,7 +49,13 @@ export function registerTelemetryRoutes(app: FastifyInstance, deps: { db: Db; re
     if (device.onlineStatus === 0) throw business("telemetry:deviceOffline");
     try {
       const answer = await deps.requests.readPage(device.sn, page);
-      return { deviceId: device.id, sn: device.sn, ...answer };
+      return {
+        deviceId: device.id,
+        sn: device.sn,
+        ...answer,
+        values: visibleValues(answer.values, auth.userType),
+        invalid: answer.invalid.filter((id) => getRegister(id)?.view[audienceOfUserType(auth.userType)]),
+      };
     } catch (error) {
       if (error instanceof DeviceTimeoutError) throw new AppError("unavailable", "telemetry:deviceTimeout");
       throw error;
@@ -53,9 +77,14 @@ export function registerTelemetryRoutes(app: FastifyInstance, deps: { db: Db; re
         ? {
             ts: row.ts.getTime(),
             receivedAt: row.received_at.getTime(),
-            quantities: quantitiesOf(row),
+            quantities: visibleQuantities(quantitiesOf(row), auth.userType, device.phaseType),
             ...(input.query.values === "1"
-              ? { values: decodeValues(frameFromStored(row.ts.getTime(), row.seq, row.blocks)).values }
+              ? {
+                  values: visibleValues(
+                    decodeValues(frameFromStored(row.ts.getTime(), row.seq, row.blocks)).values,
+                    auth.userType,
+                  ),
+                }
               : {}),
             invalid: row.invalid ?? [],
           }
