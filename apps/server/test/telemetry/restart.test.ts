@@ -37,7 +37,8 @@ async function openStore(dataDir: string) {
       await db.close();
     }
   };
-  return { env: fresh ? { DATABASE_URL: fresh.url } : {}, withDb, drop: () => fresh?.drop() };
+  const env: Record<string, string> = fresh ? { DATABASE_URL: fresh.url } : {};
+  return { env, withDb, drop: () => fresh?.drop() };
 }
 
 /** A full three-phase frame whose daily and total PV counters say which reading it is. */
@@ -61,7 +62,7 @@ describe.each(testBrokers())("killing the server during a burst, on the $name", 
     const dataDir = tempDataDir();
     const store = await openStore(dataDir);
     const mqttPort = await freePort();
-    const serverEnv = {
+    const serverEnv: Record<string, string> = {
       DATA_DIR: dataDir,
       ESS_ADMIN_PASSWORD: "Admin12345",
       MQTT_PORT: String(mqttPort),
