@@ -35,7 +35,7 @@ async function main() {
     const demoCount = config.ESS_DEMO_DEVICES;
     if (demoCount > 0) {
       const fleetFile = await provisionDemoFleet(runtime.db, demoCount, config.DATA_DIR, runtime.brokerUrl);
-      simulator = startSimulator(fleetFile, say);
+      simulator = startSimulator(fleetFile, say, config.ESS_DEMO_INTERVAL_MS);
     }
     say();
     say(`ESS Console is running at ${runtime.url}`);

@@ -12,6 +12,7 @@ import type { DeviceCondition } from "./device-status.ts";
 import { FaultInjector } from "./faults.ts";
 import { singlePhaseBaseline, singlePhaseReadings, singlePhaseSettings } from "./image-single.ts";
 import { threePhaseBaseline, threePhaseReadings, threePhaseSettings } from "./image-three.ts";
+import { localTime } from "./local-time.ts";
 import { Plant, type PlantSettings, type PlantSpec } from "./plant.ts";
 import { seededRandom } from "./random.ts";
 
@@ -53,14 +54,23 @@ export class DeviceBrain {
   private readonly factory: Values;
   sleeping = false;
 
-  constructor(spec: PlantSpec, at: number, options: { faultsPerDay: number }) {
-    this.plant = new Plant(spec, at);
+  /**
+   * `warmUp`: live through today up to `at` (15-minute steps from local midnight) so that a device
+   * joining mid-day reports today's counters and a state of charge that fit the hour.
+   */
+  constructor(spec: PlantSpec, at: number, options: { faultsPerDay: number; warmUp?: boolean }) {
+    const midnight = at - Math.floor(localTime(at, spec.site.timeZone).hour * 3_600_000);
+    this.plant = new Plant(spec, options.warmUp ? midnight : at);
     const three = spec.product === "three";
     this.factory = three ? threePhaseSettings(this.plant) : singlePhaseSettings(this.plant);
     this.settings = { ...this.factory };
     this.readings = three ? threePhaseBaseline(this.plant) : singlePhaseBaseline(this.plant);
     this.condition = { running: true, alarmWords: new Map(), faultLevel: 0, upgradePercent: 0, firmware: 132 };
     this.faults = new FaultInjector(spec.product, options.faultsPerDay, seededRandom(spec.seed + 7));
+    if (options.warmUp) {
+      for (let t = midnight + 900_000; t < at; t += 900_000) this.plant.step(t, this.plantSettings());
+      this.plant.step(at, this.plantSettings());
+    }
   }
 
   get product() {

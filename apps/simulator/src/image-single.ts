@@ -76,7 +76,7 @@ export function singlePhaseReadings(v: Values, plant: Plant, settings: PlantSett
     realTimePowerOfLoad: s.loadW,
     powerConsumption: r1(T.load),
     meterVoltage: gridV,
-    currentCombinedActiveEnergy: r1(Math.max(0, T.buy - T.sell)),
+    currentCombinedActiveEnergy: r1(T.buy + T.sell),
     currentPositiveActiveEnergy: r1(T.buy),
     currentReverseActiveEnergy: r1(T.sell),
     electricityMeterCurrent: r1(s.gridW / gridV),

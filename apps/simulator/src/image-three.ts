@@ -222,7 +222,7 @@ export function threePhaseReadings(v: Values, plant: Plant, settings: PlantSetti
   });
   // The grid meter (circuit 1): import and export counters, phase values in kW.
   Object.assign(v, {
-    TP_0X04_2048_2049: r1(T.buy - T.sell),
+    TP_0X04_2048_2049: r1(T.buy + T.sell),
     TP_0X04_2056_2057: r1(T.buy),
     TP_0X04_2064_2065: r1(T.sell),
     TP_0X04_2120_2121: kw(s.gridW),

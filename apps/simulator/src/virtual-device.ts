@@ -61,7 +61,7 @@ export class VirtualDevice {
     this.identity = identity;
     this.options = options;
     this.random = seededRandom(spec.seed + 13);
-    this.brain = new DeviceBrain(spec, this.now(), { faultsPerDay: options.faultsPerDay ?? 0 });
+    this.brain = new DeviceBrain(spec, this.now(), { faultsPerDay: options.faultsPerDay ?? 0, warmUp: !options.manual });
   }
 
   now(): number {
@@ -72,16 +72,21 @@ export class VirtualDevice {
     return deviceTopic(this.identity.sn, leaf as never);
   }
 
-  /** Connects (resolves once connected and subscribed) and starts reporting. */
-  async start(): Promise<void> {
-    await this.connect();
+  /**
+   * Connects and starts reporting. Resolves once connected and subscribed — or, when the broker
+   * is slow to answer, after `connectWaitMs`, carrying on in the background (frames are kept until
+   * the connection comes up), so one slow login never stops a fleet.
+   */
+  async start(connectWaitMs = 30_000): Promise<void> {
+    const connected = this.connect();
     if (!this.options.manual) {
       this.timer = setInterval(() => void this.publishFrame().catch(() => {}), this.options.intervalMs);
-      await this.publishFrame().catch(() => {});
     }
+    await Promise.race([connected, new Promise((resolve) => setTimeout(resolve, connectWaitMs).unref())]);
+    if (!this.options.manual) await this.publishFrame().catch(() => {});
   }
 
-  private async connect(): Promise<void> {
+  private connect(): Promise<void> {
     const { sn, secret } = this.identity;
     const client = mqtt.connect(this.options.brokerUrl, {
       clientId: sn,
@@ -89,22 +94,25 @@ export class VirtualDevice {
       password: secret,
       clean: true,
       keepalive: 30,
-      reconnectPeriod: 2000,
-      connectTimeout: 10_000,
+      resubscribe: false,
+      reconnectPeriod: 2000 + Math.floor(this.random() * 3000),
+      connectTimeout: 30_000,
       will: { topic: this.topic(DEVICE_LEAVES.status), payload: Buffer.from("offline"), qos: 1, retain: true },
     });
     this.client = client;
-    client.on("error", () => {}); // reconnects on its own; a refused login shows as no frames
+    client.on("error", () => {}); // mqtt.js reconnects on its own; a refused login shows as no frames
     client.on("message", (topic, payload) => void this.onCommand(topic, payload));
-    client.on("connect", () => {
-      void client.publishAsync(this.topic(DEVICE_LEAVES.status), "online", { qos: 1, retain: true }).catch(() => {});
-      void this.flushBuffered();
+    return new Promise<void>((resolve) => {
+      client.on("connect", () => {
+        void (async () => {
+          // A clean session forgets subscriptions: subscribe on every connection.
+          await client.subscribeAsync(this.topic("cmd/#"), { qos: 1 }).catch(() => {});
+          await client.publishAsync(this.topic(DEVICE_LEAVES.status), "online", { qos: 1, retain: true }).catch(() => {});
+          resolve();
+          await this.flushBuffered();
+        })();
+      });
     });
-    await new Promise<void>((resolve, reject) => {
-      client.once("connect", () => resolve());
-      client.once("error", reject);
-    });
-    await client.subscribeAsync(this.topic("cmd/#"), { qos: 1 });
   }
 
   /**
@@ -170,7 +178,7 @@ export class VirtualDevice {
     this.offlineUntil = Date.now() + downMs;
     old?.end(true);
     await new Promise((resolve) => setTimeout(resolve, downMs));
-    if (!this.stopped) await this.connect().catch(() => {});
+    if (!this.stopped) await this.connect();
   }
 
   private async onCommand(topic: string, payload: Buffer) {

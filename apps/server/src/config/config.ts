@@ -91,6 +91,13 @@ export const configSchema = z.object({
     .default(5000),
   /** Days of telemetry history kept (whole daily partitions are dropped past it). */
   ESS_TELEMETRY_RETENTION_DAYS: positiveInt(400, "a whole number of days above 0"),
+  /** How often each demo device reports (the simulator's interval). */
+  ESS_DEMO_INTERVAL_MS: z.coerce
+    .number({ message: "a whole number of milliseconds from 100 to 3600000" })
+    .int("a whole number of milliseconds from 100 to 3600000")
+    .min(100, "a whole number of milliseconds from 100 to 3600000")
+    .max(3_600_000, "a whole number of milliseconds from 100 to 3600000")
+    .default(10_000),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
       message: "one of fatal, error, warn, info, debug, trace, silent",

@@ -38,8 +38,8 @@ export async function provisionDemoFleet(db: Db, count: number, dataDir: string,
 }
 
 /** Runs the simulator as a child process; it stops with the server. */
-export function startSimulator(fleetFile: string, log: (line: string) => void): { stop(): Promise<void> } {
-  const child: ChildProcess = spawn(process.execPath, [SIMULATOR_MAIN, "--fleet", fleetFile], {
+export function startSimulator(fleetFile: string, log: (line: string) => void, intervalMs = 10_000): { stop(): Promise<void> } {
+  const child: ChildProcess = spawn(process.execPath, [SIMULATOR_MAIN, "--fleet", fleetFile, "--interval", String(intervalMs)], {
     stdio: ["ignore", "inherit", "inherit"],
   });
   child.on("exit", (code, signal) => {
