@@ -64,3 +64,17 @@ function varied(): Record<string, number> {
   }
   return out;
 }
+
+/**
+ * Full three-phase frames as the simulator's inverters send them (physics, alarm words, idle
+ * registers at rest), from a few different installations.
+ */
+export async function simulatedThreePhaseFrames(count = 8): Promise<Buffer[]> {
+  const { DeviceBrain, plantSpecOf } = await import("@ess/simulator");
+  const now = Date.now();
+  return Array.from({ length: count }, (_, i) => {
+    const brain = new DeviceBrain(plantSpecOf(`BENCH${i}`, i * 5 + 1, 11), now - 3_600_000, { faultsPerDay: 2, warmUp: true });
+    brain.tick(now);
+    return encodeFrame({ kind: "telemetry", ts: now, seq: 1, requestId: 0, page: 0, flags: 0 }, brain.telemetryBlocks());
+  });
+}

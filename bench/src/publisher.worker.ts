@@ -41,44 +41,59 @@ async function run(job: Job) {
   let seq = 0;
   const started = Date.now();
   const deadline = started + job.durationMs;
-  const perConnectionInterval = job.rate > 0 ? (1000 * clients.length) / job.rate : 0;
+  // Rate-limited runs publish in 10 ms ticks (what fell due since the last tick), so timer
+  // granularity does not lower the rate; unlimited runs keep `window` publications outstanding.
+  const perConnectionRate = job.rate > 0 ? job.rate / clients.length : 0;
   await Promise.all(
     clients.map(async (client, ci) => {
       const serials = job.connections[ci]?.serials ?? [];
       let inflight = 0;
       let next = 0;
-      let due = Date.now();
-      await new Promise<void>((done) => {
-        const pump = () => {
-          while (inflight < job.window && Date.now() < deadline) {
-            if (perConnectionInterval > 0) {
-              if (Date.now() < due) {
-                setTimeout(pump, Math.max(1, due - Date.now()));
-                return;
-              }
-              due += perConnectionInterval;
-            }
-            const sn = serials[next++ % serials.length] as string;
-            let payload: Buffer | string = template;
-            if (typeof template !== "string" && job.binaryClock) {
-              payload = Buffer.from(template);
-              const now = Date.now();
-              payload.writeUInt32BE(Math.floor(now / 0x100000000), 4);
-              payload.writeUInt32BE(now % 0x100000000, 8);
-              payload.writeUInt32BE(seq++ >>> 0, 12);
-            }
-            inflight++;
-            sent++;
-            client.publish(`${job.topicPrefix}${sn}${job.topicLeaf}`, payload, { qos: 1 }, () => {
-              inflight--;
-              acked++;
-              if (Date.now() < deadline) pump();
-              else if (inflight === 0) done();
-            });
-          }
-          if (Date.now() >= deadline && inflight === 0) done();
+      let allowance = 0;
+      let last = Date.now();
+      const publishOne = (done: () => void) => {
+        const sn = serials[next++ % serials.length] as string;
+        let payload: Buffer | string = template;
+        if (typeof template !== "string" && job.binaryClock) {
+          payload = Buffer.from(template);
+          const now = Date.now();
+          payload.writeUInt32BE(Math.floor(now / 0x100000000), 4);
+          payload.writeUInt32BE(now % 0x100000000, 8);
+          payload.writeUInt32BE(seq++ >>> 0, 12);
+        }
+        inflight++;
+        sent++;
+        client.publish(`${job.topicPrefix}${sn}${job.topicLeaf}`, payload, { qos: 1 }, () => {
+          inflight--;
+          acked++;
+          done();
+        });
+      };
+      await new Promise<void>((finish) => {
+        const settle = () => {
+          if (Date.now() >= deadline && inflight === 0) finish();
         };
-        pump();
+        if (perConnectionRate === 0) {
+          const pump = () => {
+            while (inflight < job.window && Date.now() < deadline) publishOne(pump);
+            settle();
+          };
+          pump();
+          return;
+        }
+        const tick = setInterval(() => {
+          const now = Date.now();
+          allowance = Math.min(allowance + ((now - last) * perConnectionRate) / 1000, perConnectionRate);
+          last = now;
+          while (allowance >= 1 && inflight < job.window && now < deadline) {
+            allowance--;
+            publishOne(settle);
+          }
+          if (now >= deadline) {
+            clearInterval(tick);
+            settle();
+          }
+        }, 10);
       });
     }),
   );

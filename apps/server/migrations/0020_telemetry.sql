@@ -45,49 +45,21 @@ CREATE TABLE telemetry_history (
   charge_total          double precision,
   discharge_today       real,
   discharge_total       double precision,
+  -- The frame's block section (format 1) as the device sent it, zero runs packed
+  -- (packages/contracts zero-runs.ts): about 500 bytes for a full three-phase frame.
   blocks                bytea NOT NULL,
   -- Registers whose value failed validation: kept in the words as sent, never shown as readings.
   invalid               text[]
 ) PARTITION BY RANGE (ts);
 CREATE UNIQUE INDEX telemetry_history_device_ts ON telemetry_history (device_id, ts);
 
--- The newest reading of each device, for live views.
+-- The newest reading of each device: a pointer to its history row, moved forward only. Small on
+-- purpose: it is rewritten with every frame.
 CREATE TABLE device_latest (
-  device_id             bigint PRIMARY KEY REFERENCES device (id) ON DELETE CASCADE,
-  ts                    timestamptz NOT NULL,
-  seq                   bigint NOT NULL,
-  received_at           timestamptz NOT NULL,
-  pv_power              real,
-  load_power            real,
-  battery_power         real,
-  grid_power            real,
-  generator_power       real,
-  inverter_power        real,
-  battery_soc           real,
-  battery_soh           real,
-  system_state          smallint,
-  system_mode           smallint,
-  battery_status        smallint,
-  grid_voltage          real,
-  grid_frequency        real,
-  battery_voltage       real,
-  battery_current       real,
-  inverter_temperature  real,
-  battery_temperature   real,
-  pv_today              real,
-  pv_total              double precision,
-  load_today            real,
-  load_total            double precision,
-  sell_today            real,
-  sell_total            double precision,
-  buy_today             real,
-  buy_total             double precision,
-  charge_today          real,
-  charge_total          double precision,
-  discharge_today       real,
-  discharge_total       double precision,
-  blocks                bytea NOT NULL,
-  invalid               text[]
+  device_id    bigint PRIMARY KEY REFERENCES device (id) ON DELETE CASCADE,
+  ts           timestamptz NOT NULL,
+  seq          bigint NOT NULL,
+  received_at  timestamptz NOT NULL
 );
 
 -- On/off-line transitions. reason: message (a frame or status arrived), will (the broker

@@ -21,12 +21,19 @@ export function holdAcknowledgements(client: MqttClient) {
   let generation = 0;
   // Promises by message id for the current connection, and PUBACKs waiting in arrival order.
   const held = new Map<number, Promise<void>>();
-  const queue: { packet: Packet; done: boolean; ok: boolean; generation: number }[] = [];
+  // A queue with a moving head: shifting a 60,000-entry array per acknowledgement would cost
+  // more than the messages themselves.
+  let queue: { packet: Packet; done: boolean; ok: boolean; generation: number }[] = [];
+  let head = 0;
 
   const drain = () => {
-    while (queue.length > 0 && queue[0]?.done) {
-      const head = queue.shift() as (typeof queue)[number];
-      if (head.ok && head.generation === generation && client.connected) send(head.packet);
+    while (head < queue.length && queue[head]?.done) {
+      const entry = queue[head++] as (typeof queue)[number];
+      if (entry.ok && entry.generation === generation && client.connected) send(entry.packet);
+    }
+    if (head > 1024 && head * 2 > queue.length) {
+      queue = queue.slice(head);
+      head = 0;
     }
   };
 
@@ -56,7 +63,8 @@ export function holdAcknowledgements(client: MqttClient) {
   client.on("close", () => {
     generation++;
     held.clear();
-    queue.length = 0;
+    queue = [];
+    head = 0;
   });
 
   return {

@@ -26,6 +26,13 @@ describe.each(testBrokers())("talking to devices through the $name", ({ env }) =
     });
     return { status: r.statusCode, body: r.json() as Answer };
   };
+  const latest = (deviceId: number, column: string) => async () =>
+    (
+      await runtime.db.query(
+        `SELECT h.${column} AS v FROM device_latest l JOIN telemetry_history h ON h.device_id = l.device_id AND h.ts = l.ts WHERE l.device_id = $1`,
+        [deviceId],
+      )
+    ).rows[0]?.v;
   const online = (deviceId: number) => async () =>
     (await runtime.db.query<{ s: number }>("SELECT online_status AS s FROM device WHERE id = $1", [deviceId])).rows[0]?.s;
   const connected = async (prefix: string, product: "single" | "three", site: string) => {
@@ -103,24 +110,14 @@ describe.each(testBrokers())("talking to devices through the $name", ({ env }) =
     expect(await requests.write(d.sn, [{ key: "TP_0X04_25", raw: 50 }])).toMatchObject({ ok: false, code: "readOnly" });
     expect(await requests.write(d.sn, [{ key: "TP_0X03_72", raw: 3 }])).toMatchObject({ ok: true });
     await d.sim.publishFrame();
-    await expect
-      .poll(
-        async () =>
-          (await runtime.db.query("SELECT system_mode FROM device_latest WHERE device_id = $1", [d.id])).rows[0]?.system_mode,
-      )
-      .toBe(3);
+    await expect.poll(latest(d.id, "system_mode")).toBe(3);
 
     expect(await requests.command(d.sn, 1)).toMatchObject({ ok: true }); // power off: standby
     expect(await requests.write(d.sn, [{ key: "TP_0X03_1024", raw: 2 }])).toMatchObject({ ok: true });
     const page = await get(`/admin/param/set/obtain?deviceId=${d.id}&val=48`);
     expect(page.body.data.values.TP_0X03_1024).toBe(2);
     await d.sim.publishFrame();
-    await expect
-      .poll(
-        async () =>
-          (await runtime.db.query("SELECT system_state FROM device_latest WHERE device_id = $1", [d.id])).rows[0]?.system_state,
-      )
-      .toBe(8); // standby
+    await expect.poll(latest(d.id, "system_state")).toBe(8); // standby
     expect(await requests.command(d.sn, 0)).toMatchObject({ ok: true });
   });
 

@@ -19,8 +19,8 @@ interface PlanEntry {
 
 interface BlockPlan {
   entries: PlanEntry[];
-  /** 1 where a word belongs to a catalogue entry; the rest is padding and must be zero. */
-  covered: Uint8Array;
+  /** Word offsets that belong to no catalogue entry: padding, which must be zero. */
+  padding: Int32Array;
 }
 
 function kindOf(r: Register, words: number): Kind {
@@ -54,7 +54,10 @@ function planOf(family: RegisterFamily, start: number, count: number): BlockPlan
       codes,
     });
   }
-  const plan = { entries, covered };
+  const padding = Int32Array.from(
+    [...covered.keys()].filter((i) => covered[i] === 0),
+  );
+  const plan = { entries, padding };
   // Devices send a handful of block shapes; the bound only guards against a device inventing many.
   if (plans.size < 4096) plans.set(key, plan);
   return plan;
@@ -92,6 +95,41 @@ function readAt(v: DataView, o: number, e: PlanEntry): number | string {
   }
 }
 
+/** Validity of the value at byte `o`, read straight from the words (the ingest's hot path). */
+function isValidAt(v: DataView, o: number, e: PlanEntry): boolean {
+  let x: number;
+  switch (e.kind) {
+    case Kind.U16:
+      x = v.getUint16(o);
+      break;
+    case Kind.S16:
+      x = v.getInt16(o);
+      break;
+    case Kind.U32:
+      x = v.getUint32(o);
+      break;
+    case Kind.S32:
+      x = v.getInt32(o);
+      break;
+    case Kind.DateTime: {
+      const year = v.getUint16(o);
+      const month = v.getUint8(o + 2);
+      const day = v.getUint8(o + 3);
+      const hour = v.getUint8(o + 4);
+      const minute = v.getUint8(o + 5);
+      return year >= 2000 && year <= 2099 && month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 23 && minute <= 59;
+    }
+    default: {
+      for (let i = 0; i < e.words * 2; i++) {
+        const c = v.getUint8(o + i);
+        if (c !== 0 && (c < 0x20 || c > 0x7e)) return false;
+      }
+      return true;
+    }
+  }
+  return x >= e.rawMin && x <= e.rawMax && (e.codes === null || e.codes.has(x));
+}
+
 function isValidRaw(e: PlanEntry, raw: number | string): boolean {
   if (typeof raw === "string") {
     if (e.kind === Kind.DateTime) return /^20\d\d-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]) ([01]\d|2[0-3]):[0-5]\d$/.test(raw);
@@ -115,12 +153,15 @@ export function checkFrame(frame: DecodedFrame): FrameCheck {
   const out: FrameCheck = { values: 0, invalid: [], unknown: 0 };
   for (const block of frame.blocks) {
     const plan = planOf(block.family, block.start, block.count);
-    for (let i = 0; i < block.count; i++) {
-      if (plan.covered[i] === 0 && frame.view.getUint16(block.offset + i * 2) !== 0) out.unknown++;
+    const view = frame.view;
+    for (let i = 0; i < plan.padding.length; i++) {
+      if (view.getUint16(block.offset + (plan.padding[i] as number) * 2) !== 0) out.unknown++;
     }
-    for (const e of plan.entries) {
-      out.values++;
-      if (!isValidRaw(e, readRaw(frame, block, e))) out.invalid.push(e.register.id);
+    const entries = plan.entries;
+    out.values += entries.length;
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i] as PlanEntry;
+      if (!isValidAt(view, block.offset + e.at * 2, e)) out.invalid.push(e.register.id);
     }
   }
   return out;
@@ -189,13 +230,17 @@ export function keyQuantities(frame: DecodedFrame, product: Product): (number | 
     if (parts.length === 0) return null;
     let sum = 0;
     for (const p of parts) {
-      const block = frame.blocks.find(
-        (b) => b.family === p.family && p.address >= b.start && p.address + p.entry.words <= b.start + b.count,
-      );
+      let block: FrameBlock | undefined;
+      for (const b of frame.blocks) {
+        if (b.family === p.family && p.address >= b.start && p.address + p.entry.words <= b.start + b.count) {
+          block = b;
+          break;
+        }
+      }
       if (!block) return null;
-      const raw = readAt(frame.view, block.offset + (p.address - block.start) * 2, p.entry);
-      if (typeof raw !== "number" || !isValidRaw(p.entry, raw)) return null;
-      sum += raw * p.factor;
+      const o = block.offset + (p.address - block.start) * 2;
+      if (!isValidAt(frame.view, o, p.entry)) return null;
+      sum += (readAt(frame.view, o, p.entry) as number) * p.factor;
     }
     return Number(sum.toFixed(4));
   });

@@ -6,3 +6,4 @@ export * from "./sp-key-map.generated.ts";
 export * from "./topics.ts";
 export * from "./wire-map.ts";
 export * from "./words.ts";
+export * from "./zero-runs.ts";

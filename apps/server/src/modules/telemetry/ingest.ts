@@ -1,4 +1,4 @@
-import { checkFrame, decodeFrame, FRAME_HEADER_BYTES, FrameError, keyQuantities, productOfFrame } from "@ess/contracts";
+import { checkFrame, decodeFrame, FRAME_HEADER_BYTES, FrameError, keyQuantities, packZeroRuns, productOfFrame } from "@ess/contracts";
 import type { Db } from "../../db/db.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import type { DeviceDirectory, DeviceRef } from "./device-directory.ts";
@@ -30,7 +30,7 @@ export interface IngestListener {
 
 /**
  * Telemetry ingest: frames queue up and are written in batches (at most `maxBatch`, at least every
- * `flushMs`), one transaction per batch. `submit` resolves when its frame is durable — or when it
+ * `flushMs`), one transaction per batch, two batches at a time. `submit` resolves when its frame is durable — or when it
  * was refused for good (undecodable, unknown device, impossible time), which is counted and
  * logged — so the caller acknowledges the MQTT message only then. A failing database is retried
  * with a growing pause; the frames wait (unacknowledged) meanwhile.
@@ -44,15 +44,16 @@ export function createTelemetryIngest(deps: {
   listener?: IngestListener;
   maxBatch?: number;
   flushMs?: number;
+  /** Batches written at the same time (each in its own transaction). */
+  concurrency?: number;
 }) {
   const maxBatch = deps.maxBatch ?? 2000;
   const flushMs = deps.flushMs ?? 50;
   const throttled = createThrottledLog(deps.log, 60_000);
   const queue: Pending[] = [];
+  const concurrency = deps.concurrency ?? 2;
   let timer: NodeJS.Timeout | null = null;
-  let flushing: Promise<void> | null = null;
   let stopped = false;
-  let failures = 0;
 
   const refuse = (p: Pending, outcome: string, detail: Record<string, unknown>) => {
     deps.metrics.ingestFrames.inc({ outcome });
@@ -93,7 +94,7 @@ export function createTelemetryIngest(deps: {
           seq: frame.header.seq,
           receivedAt: p.receivedAt,
           kq: keyQuantities(frame, productOfFrame(frame)),
-          blocks: p.payload.subarray(FRAME_HEADER_BYTES),
+          blocks: packZeroRuns(p.payload.subarray(FRAME_HEADER_BYTES)),
           invalid: check.invalid.length > 0 ? check.invalid : null,
         });
         acceptedFrom.push(p);
@@ -114,37 +115,43 @@ export function createTelemetryIngest(deps: {
     deps.listener?.committed?.(accepted, Date.now());
   }
 
-  async function drain(): Promise<void> {
+  /** One writer: takes batches off the queue until it is empty, retrying a batch the database refused. */
+  async function writer(): Promise<void> {
     while (queue.length > 0) {
-      const batch = queue.slice(0, maxBatch);
-      try {
-        await processBatch(batch);
-        queue.splice(0, batch.length);
-        failures = 0;
-      } catch (error) {
-        failures++;
-        deps.metrics.ingestFailures.inc();
-        deps.log.error({ err: error, frames: batch.length, attempt: failures }, "telemetry batch not stored; retrying");
-        if (stopped) {
-          // Never acknowledged: the broker or the device sends them again after the restart.
-          for (const p of queue.splice(0)) p.reject(new IngestStoppedError("stopping"));
-          return;
+      const batch = queue.splice(0, maxBatch);
+      deps.metrics.ingestQueue.set(queue.length);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await processBatch(batch);
+          break;
+        } catch (error) {
+          deps.metrics.ingestFailures.inc();
+          deps.log.error({ err: error, frames: batch.length, attempt }, "telemetry batch not stored; retrying");
+          if (stopped) {
+            // Never acknowledged: the broker or the device sends them again after the restart.
+            for (const p of batch) p.reject(new IngestStoppedError("stopping"));
+            return;
+          }
+          await new Promise((resolve) => setTimeout(resolve, Math.min(10_000, 250 * 2 ** Math.min(attempt, 6))));
         }
-        await new Promise((resolve) => setTimeout(resolve, Math.min(10_000, 250 * 2 ** Math.min(failures, 6))));
       }
     }
   }
 
+  // Two writers: one prepares and copies a batch while the other waits for its commit.
+  const writers = new Set<Promise<void>>();
   const flush = () => {
     timer = null;
-    if (flushing) return;
-    flushing = drain().finally(() => {
-      flushing = null;
-      if (queue.length > 0 && !stopped) schedule();
-    });
+    while (writers.size < concurrency && queue.length > 0) {
+      const w: Promise<void> = writer().finally(() => {
+        writers.delete(w);
+        if (queue.length > 0 && !stopped) schedule();
+      });
+      writers.add(w);
+    }
   };
   const schedule = () => {
-    if (flushing) return;
+    if (writers.size >= concurrency) return;
     if (queue.length >= maxBatch) {
       if (timer) clearTimeout(timer);
       flush();
@@ -165,9 +172,9 @@ export function createTelemetryIngest(deps: {
     async stop(): Promise<void> {
       if (timer) clearTimeout(timer);
       timer = null;
-      if (!flushing && queue.length > 0) flush();
+      if (queue.length > 0) flush();
       stopped = true;
-      await flushing;
+      while (writers.size > 0) await Promise.all([...writers]);
       for (const p of queue.splice(0)) p.reject(new IngestStoppedError("stopping"));
     },
     queued: () => queue.length,

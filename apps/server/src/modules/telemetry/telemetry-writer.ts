@@ -11,7 +11,7 @@ export interface StoredFrame {
   receivedAt: number;
   /** KEY_QUANTITIES order; null where missing or invalid. */
   kq: (number | null)[];
-  /** The frame's block section (format 1), the device's words as sent. */
+  /** The frame's block section (format 1), the device's words as sent, zero runs packed. */
   blocks: Buffer;
   /** Registers whose values failed validation. */
   invalid: string[] | null;
@@ -44,17 +44,10 @@ const HISTORY_FALLBACK_SQL = `
   ON CONFLICT (device_id, ts) DO NOTHING`;
 
 const LATEST_SQL = `
-  INSERT INTO device_latest AS l (device_id, ts, seq, received_at, ${KQ_COLUMNS.join(", ")}, blocks, invalid)
-  SELECT device_id, to_timestamp(ts_ms / 1000.0), seq, to_timestamp(received_ms / 1000.0), ${KQ_COLUMNS.join(", ")},
-         decode(blocks, 'hex'), string_to_array(invalid, ',')
-    FROM ${unnestOf(
-      ["int8", "float8", "int8", "float8", ...KQ_COLUMNS.map(sqlType), "text", "text"],
-      ["device_id", "ts_ms", "seq", "received_ms", ...KQ_COLUMNS, "blocks", "invalid"],
-    )}
-  ON CONFLICT (device_id) DO UPDATE SET
-    ts = EXCLUDED.ts, seq = EXCLUDED.seq, received_at = EXCLUDED.received_at,
-    ${KQ_COLUMNS.map((c) => `${c} = EXCLUDED.${c}`).join(", ")},
-    blocks = EXCLUDED.blocks, invalid = EXCLUDED.invalid
+  INSERT INTO device_latest AS l (device_id, ts, seq, received_at)
+  SELECT device_id, to_timestamp(ts_ms / 1000.0), seq, to_timestamp(received_ms / 1000.0)
+    FROM ${unnestOf(["int8", "float8", "int8", "float8"], ["device_id", "ts_ms", "seq", "received_ms"])}
+  ON CONFLICT (device_id) DO UPDATE SET ts = EXCLUDED.ts, seq = EXCLUDED.seq, received_at = EXCLUDED.received_at
   WHERE l.ts < EXCLUDED.ts`;
 
 // For each counter: the daily counter at the last reading and the total at the first and last.
@@ -76,10 +69,9 @@ const DAILY_SQL = `
         : `${c} = CASE WHEN EXCLUDED.last_ts > d.last_ts THEN coalesce(EXCLUDED.${c}, d.${c}) ELSE coalesce(d.${c}, EXCLUDED.${c}) END`,
     ).join(",\n    ")}`;
 
-/** Column-wise parameter arrays of frames for the unnest() statements. */
-function columns(frames: readonly StoredFrame[], withReceived: boolean): unknown[][] {
+/** Column-wise parameter arrays of frames for the set-based history insert. */
+function historyColumns(frames: readonly StoredFrame[]): unknown[][] {
   const out: unknown[][] = [frames.map((f) => f.device.id), frames.map((f) => f.ts), frames.map((f) => f.seq)];
-  if (withReceived) out.push(frames.map((f) => f.receivedAt));
   KQ_COLUMNS.forEach((_, i) => {
     out.push(frames.map((f) => f.kq[i] ?? null));
   });
@@ -88,14 +80,17 @@ function columns(frames: readonly StoredFrame[], withReceived: boolean): unknown
   return out;
 }
 
-/** The newest frame of each device. */
+/**
+ * The newest frame of each device, in device order: concurrent batches then lock the rows of
+ * device_latest in the same order and cannot deadlock.
+ */
 function newestPerDevice(frames: readonly StoredFrame[]): StoredFrame[] {
   const newest = new Map<number, StoredFrame>();
   for (const f of frames) {
     const seen = newest.get(f.device.id);
     if (!seen || f.ts > seen.ts) newest.set(f.device.id, f);
   }
-  return [...newest.values()];
+  return [...newest.values()].sort((a, b) => a.device.id - b.device.id);
 }
 
 /** First and last frame of each device and local day. */
@@ -111,7 +106,7 @@ function dailyGroups(frames: readonly StoredFrame[]) {
       if (f.ts > g.last.ts) g.last = f;
     }
   }
-  return [...groups.values()];
+  return [...groups.values()].sort((a, b) => a.deviceId - b.deviceId || (a.day < b.day ? -1 : 1));
 }
 
 function dailyParams(frames: readonly StoredFrame[]): unknown[][] {
@@ -149,10 +144,11 @@ export async function writeFrames(tx: Tx, frames: readonly StoredFrame[]): Promi
     // 23505: a redelivered reading is already stored; insert the rest one by one, set-based.
     if ((error as { code?: string }).code !== "23505") throw error;
     await tx.query("ROLLBACK TO SAVEPOINT history");
-    const inserted = await tx.query(HISTORY_FALLBACK_SQL, columns(frames, false));
+    const inserted = await tx.query(HISTORY_FALLBACK_SQL, historyColumns(frames));
     duplicates = frames.length - inserted.rowCount;
   }
-  await tx.query(LATEST_SQL, columns(newestPerDevice(frames), true));
+  const newest = newestPerDevice(frames);
+  await tx.query(LATEST_SQL, [newest.map((f) => f.device.id), newest.map((f) => f.ts), newest.map((f) => f.seq), newest.map((f) => f.receivedAt)]);
   await tx.query(DAILY_SQL, dailyParams(frames));
   return { duplicates };
 }

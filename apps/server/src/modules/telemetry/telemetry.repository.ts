@@ -1,4 +1,5 @@
 import { KEY_QUANTITIES } from "@ess/domain";
+import { unpackZeroRuns } from "@ess/contracts";
 import type { Queryable } from "../../db/db.ts";
 
 const KQ_COLUMNS = KEY_QUANTITIES.map((k) => k.column);
@@ -7,17 +8,22 @@ export interface LatestRow {
   ts: Date;
   seq: number;
   received_at: Date;
-  blocks: Uint8Array;
   invalid: string[] | null;
+  /** The reading's words (block section), unpacked. */
+  words: Buffer;
   [column: string]: unknown;
 }
 
+/** The newest reading of a device: its history row, which device_latest points at. */
 export async function latestOf(db: Queryable, deviceId: number): Promise<LatestRow | null> {
-  const { rows } = await db.query<LatestRow>(
-    `SELECT ts, seq, received_at, blocks, invalid, ${KQ_COLUMNS.join(", ")} FROM device_latest WHERE device_id = $1`,
+  const { rows } = await db.query<LatestRow & { blocks: Uint8Array }>(
+    `SELECT l.ts, l.seq, l.received_at, h.invalid, h.blocks, ${KQ_COLUMNS.map((c) => `h.${c}`).join(", ")}
+       FROM device_latest l JOIN telemetry_history h ON h.device_id = l.device_id AND h.ts = l.ts
+      WHERE l.device_id = $1`,
     [deviceId],
   );
-  return rows[0] ?? null;
+  const row = rows[0];
+  return row ? { ...row, words: unpackZeroRuns(row.blocks) } : null;
 }
 
 export function quantitiesOf(row: Record<string, unknown>): Record<string, number | null> {

@@ -81,7 +81,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, deps: { db: Db; re
             ...(input.query.values === "1"
               ? {
                   values: visibleValues(
-                    decodeValues(frameFromStored(row.ts.getTime(), row.seq, row.blocks)).values,
+                    decodeValues(frameFromStored(row.ts.getTime(), row.seq, row.words)).values,
                     auth.userType,
                   ),
                 }
