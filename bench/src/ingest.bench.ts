@@ -19,7 +19,6 @@ import { randomBytes } from "node:crypto";
 import { cpus, loadavg } from "node:os";
 import { FRAME_HEADER_BYTES, packZeroRuns, TELEMETRY_REGISTERS } from "@ess/contracts";
 import { loadConfig } from "@ess/server/internal/config/config.ts";
-import { migrate } from "@ess/server/internal/db/migrate.ts";
 import { openPostgres } from "@ess/server/internal/db/postgres.driver.ts";
 import { type Runtime, startRuntime } from "@ess/server/internal/runtime.ts";
 import mqtt from "mqtt";

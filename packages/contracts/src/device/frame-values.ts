@@ -54,9 +54,7 @@ function planOf(family: RegisterFamily, start: number, count: number): BlockPlan
       codes,
     });
   }
-  const padding = Int32Array.from(
-    [...covered.keys()].filter((i) => covered[i] === 0),
-  );
+  const padding = Int32Array.from([...covered.keys()].filter((i) => covered[i] === 0));
   const plan = { entries, padding };
   // Devices send a handful of block shapes; the bound only guards against a device inventing many.
   if (plans.size < 4096) plans.set(key, plan);

@@ -1,4 +1,12 @@
-import { checkFrame, decodeFrame, FRAME_HEADER_BYTES, FrameError, keyQuantities, packZeroRuns, productOfFrame } from "@ess/contracts";
+import {
+  checkFrame,
+  decodeFrame,
+  FRAME_HEADER_BYTES,
+  FrameError,
+  keyQuantities,
+  packZeroRuns,
+  productOfFrame,
+} from "@ess/contracts";
 import type { Db } from "../../db/db.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import type { DeviceDirectory, DeviceRef } from "./device-directory.ts";

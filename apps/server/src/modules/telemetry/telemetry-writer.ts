@@ -148,7 +148,12 @@ export async function writeFrames(tx: Tx, frames: readonly StoredFrame[]): Promi
     duplicates = frames.length - inserted.rowCount;
   }
   const newest = newestPerDevice(frames);
-  await tx.query(LATEST_SQL, [newest.map((f) => f.device.id), newest.map((f) => f.ts), newest.map((f) => f.seq), newest.map((f) => f.receivedAt)]);
+  await tx.query(LATEST_SQL, [
+    newest.map((f) => f.device.id),
+    newest.map((f) => f.ts),
+    newest.map((f) => f.seq),
+    newest.map((f) => f.receivedAt),
+  ]);
   await tx.query(DAILY_SQL, dailyParams(frames));
   return { duplicates };
 }

@@ -1,5 +1,5 @@
-import { KEY_QUANTITIES } from "@ess/domain";
 import { unpackZeroRuns } from "@ess/contracts";
+import { KEY_QUANTITIES } from "@ess/domain";
 import type { Queryable } from "../../db/db.ts";
 
 const KQ_COLUMNS = KEY_QUANTITIES.map((k) => k.column);
