@@ -2,17 +2,21 @@ export * from "./envelope.ts";
 export * from "./list.ts";
 export * from "./route.ts";
 export * from "./routes/auth.routes.ts";
+export * from "./routes/captcha.routes.ts";
 export * from "./routes/device-telemetry.routes.ts";
 export * from "./routes/error-log.routes.ts";
 export * from "./routes/menu.routes.ts";
+export * from "./routes/mobile.routes.ts";
 export * from "./routes/system.routes.ts";
 export * from "./routes/token.routes.ts";
 export * from "./validation.ts";
 
 import { authRoutes } from "./routes/auth.routes.ts";
+import { captchaRoutes } from "./routes/captcha.routes.ts";
 import { deviceTelemetryRoutes } from "./routes/device-telemetry.routes.ts";
 import { errorLogRoutes } from "./routes/error-log.routes.ts";
 import { menuRoutes } from "./routes/menu.routes.ts";
+import { mobileRoutes } from "./routes/mobile.routes.ts";
 import { systemRoutes } from "./routes/system.routes.ts";
 import { tokenRoutes } from "./routes/token.routes.ts";
 
@@ -26,6 +30,8 @@ export const API = {
   token: tokenRoutes,
   menu: menuRoutes,
   errorLog: errorLogRoutes,
+  captcha: captchaRoutes,
+  mobile: mobileRoutes,
   deviceTelemetry: deviceTelemetryRoutes,
 } as const;
 export * from "./device/index.ts";
