@@ -47,7 +47,7 @@ describe("the demo fleet", () => {
           { timeout: 5000 },
         )
         .toBe(3);
-      expect(fleet.devices.every((d) => d.framesSent >= 3)).toBe(true);
+      await expect.poll(() => fleet.devices.every((d) => d.framesSent >= 3), { timeout: 5000 }).toBe(true);
     } finally {
       await fleet.stop();
     }

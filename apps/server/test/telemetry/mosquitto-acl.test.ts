@@ -61,6 +61,7 @@ describe.skipIf(!MOSQUITTO || !PASSWD)("a Mosquitto configured as documented", (
         "allow_anonymous false",
         `password_file ${passwd}`,
         `acl_file ${join(dir, "acl")}`,
+        "use_username_as_clientid true",
         "persistence false",
         // Started as root, Mosquitto would switch to its own user, who cannot read this folder.
         `user ${userInfo().username}`,
