@@ -20,9 +20,9 @@ import { cpus, loadavg } from "node:os";
 import { FRAME_HEADER_BYTES, packZeroRuns, TELEMETRY_REGISTERS } from "@ess/contracts";
 import { loadConfig } from "@ess/server/internal/config/config.ts";
 import { openPostgres } from "@ess/server/internal/db/postgres.driver.ts";
+import { createScratchDatabase } from "@ess/server/internal/db/scratch-database.ts";
 import { type Runtime, startRuntime } from "@ess/server/internal/runtime.ts";
 import mqtt from "mqtt";
-import pg from "pg";
 import { simulatedThreePhaseFrames } from "./frames.ts";
 import { runPublishers } from "./publishers.ts";
 
@@ -40,25 +40,6 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 const serials = Array.from({ length: deviceCount }, (_, i) => `B${run}${String(i).padStart(5, "0")}`.toUpperCase());
 const connectionsOf = (prefix: string) =>
   Array.from({ length: 8 }, (_, c) => ({ clientId: `${prefix}-${run}-${c}`, serials: serials.filter((_, i) => i % 8 === c) }));
-
-async function freshDatabase() {
-  const name = `ess_bench_${run}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
 
 /** Broker alone: the same frames to one consumer that only counts them. */
 async function brokerAlone(): Promise<number> {
@@ -178,7 +159,7 @@ say(
 say(
   `full three-phase frame: ${VALUES} values, ${frames.binary.length} bytes; ${deviceCount} devices; ${seconds} s per measurement`,
 );
-const database = await freshDatabase();
+const database = await createScratchDatabase(serverUrl, "ess_bench");
 let runtime: Runtime | null = null;
 try {
   const broker = await brokerAlone();

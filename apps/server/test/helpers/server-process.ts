@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,6 +20,16 @@ export interface ServerProcess {
 }
 
 export const tempDataDir = (prefix = "ess-data-") => mkdtempSync(join(tmpdir(), prefix));
+
+/** A TCP port free on loopback right now (for a server that must keep its port across a restart). */
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const address = s.address();
+      s.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
 
 /**
  * Starts the real server entry point (`node apps/server/src/main.ts`) on free ports, with the

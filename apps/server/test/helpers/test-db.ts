@@ -1,11 +1,10 @@
-import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import pg from "pg";
 import { inject } from "vitest";
 import type { Db } from "../../src/db/db.ts";
 import { migrate } from "../../src/db/migrate.ts";
 import { openPglite } from "../../src/db/pglite.driver.ts";
 import { openPostgres } from "../../src/db/postgres.driver.ts";
+import { createScratchDatabase } from "../../src/db/scratch-database.ts";
 
 /** Which database the integration tests run on, for test names and skips. */
 export const TEST_DRIVER = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
@@ -40,21 +39,5 @@ export async function createTestDb(): Promise<Db> {
  */
 export async function freshDatabaseUrl(): Promise<{ url: string; drop(): Promise<void> } | null> {
   const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) return null;
-  const name = `ess_test_${process.pid}_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const cleanup = new pg.Client({ connectionString: serverUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
-    },
-  };
+  return serverUrl ? createScratchDatabase(serverUrl, "ess_test") : null;
 }

@@ -1,7 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, writeFileSync } from "node:fs";
-import { createConnection, createServer } from "node:net";
+import { createConnection } from "node:net";
 import { userInfo } from "node:os";
 import { join } from "node:path";
 import { baselineValues, blocksFromValues, encodeFrame, TELEMETRY_REGISTERS, telemetryLayout } from "@ess/contracts";
@@ -10,19 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Runtime } from "../../src/runtime.ts";
 import { registerDevice, uniqueSerial } from "../helpers/devices.ts";
 import { startTestRuntime } from "../helpers/runtime.ts";
-import { tempDataDir } from "../helpers/server-process.ts";
+import { freePort, tempDataDir } from "../helpers/server-process.ts";
 
 const MOSQUITTO = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto"].find(existsSync);
 const PASSWD = ["/usr/bin/mosquitto_passwd"].find(existsSync);
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const address = s.address();
-      s.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 
 const listening = (port: number) =>
   new Promise<boolean>((resolve) => {

@@ -1,4 +1,3 @@
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { baselineValues, blocksFromValues, encodeFrame, TELEMETRY_REGISTERS, telemetryLayout } from "@ess/contracts";
 import mqtt, { type MqttClient } from "mqtt";
@@ -9,20 +8,11 @@ import { openPglite } from "../../src/db/pglite.driver.ts";
 import { openPostgres } from "../../src/db/postgres.driver.ts";
 import { localDay } from "../../src/modules/telemetry/local-day.ts";
 import { registerDevice, testBrokers, uniqueSerial } from "../helpers/devices.ts";
-import { type ServerProcess, startServerProcess, tempDataDir } from "../helpers/server-process.ts";
+import { freePort, type ServerProcess, startServerProcess, tempDataDir } from "../helpers/server-process.ts";
 import { freshDatabaseUrl } from "../helpers/test-db.ts";
 
 const DEVICES = 8;
 const FRAMES = 120;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const address = s.address();
-      s.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 
 /** The database the server process uses: a fresh PostgreSQL database, or PGlite in its data folder. */
 async function openStore(dataDir: string) {
