@@ -39,6 +39,12 @@ export function topicMatches(filter: string, topic: string): boolean {
   return f.length === t.length;
 }
 
+/** A subscription filter as a regular expression (compiled once; matched for every message). */
+export function filterPattern(filter: string): RegExp {
+  const parts = filter.split("/").map((p) => (p === "+" ? "[^/]+" : p === "#" ? ".*" : p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+  return new RegExp(`^${parts.join("/").replace(/\/\.\*$/, "(/.*)?")}$`);
+}
+
 export interface BusOptions {
   url: string;
   username?: string | undefined;
@@ -71,14 +77,14 @@ export async function connectBus(options: BusOptions): Promise<MqttBus> {
     connectTimeout: options.connectTimeoutMs,
   };
   const client: MqttClient = mqtt.connect(options.url, clientOptions);
-  const handlers: { filter: string; handler: MessageHandler }[] = [];
+  const handlers: { filter: string; match: RegExp; handler: MessageHandler }[] = [];
   // Messages that arrive before a handler for them is registered (a persistent session delivers
   // its queue right after CONNACK) wait here, unacknowledged.
   const waiting: { topic: string; payload: Buffer; release: (p: Promise<void>) => void }[] = [];
   const acks = holdAcknowledgements(client);
 
   client.on("message", (topic, payload, packet) => {
-    const matching = handlers.filter((h) => topicMatches(h.filter, topic));
+    const matching = handlers.filter((h) => h.match.test(topic));
     if (matching.length === 0) {
       if (packet.qos === 0) return;
       acks.hold(
@@ -111,7 +117,7 @@ export async function connectBus(options: BusOptions): Promise<MqttBus> {
   return {
     isConnected: () => client.connected,
     async subscribe(filter, handler, subscribeOptions) {
-      handlers.push({ filter, handler });
+      handlers.push({ filter, match: filterPattern(filter), handler });
       for (let i = waiting.length - 1; i >= 0; i--) {
         const w = waiting[i];
         if (w && topicMatches(filter, w.topic)) {

@@ -1,5 +1,5 @@
 import { ENUMS, isEnumName, KEY_QUANTITIES, type Register, type RegisterFamily, unitFactor } from "@ess/domain";
-import type { DecodedFrame, FrameBlock } from "./frame.ts";
+import { type DecodedFrame, FAMILY_CODES, type FrameBlock } from "./frame.ts";
 import { entriesOfFamily, type Product, wireSpan } from "./wire-map.ts";
 
 /** How the words of a value are read. */
@@ -30,11 +30,12 @@ function kindOf(r: Register, words: number): Kind {
   return r.type === "s16" ? Kind.S16 : Kind.U16;
 }
 
-const plans = new Map<string, BlockPlan>();
+const plans = new Map<number, BlockPlan>();
 
 /** The entries a block carries, compiled once per block shape (family, first address, length). */
 function planOf(family: RegisterFamily, start: number, count: number): BlockPlan {
-  const key = `${family}:${start}:${count}`;
+  // A number, not a string, as the key: this runs for every block of every frame.
+  const key = (FAMILY_CODES[family] * 0x10000 + start) * 0x10000 + count;
   const cached = plans.get(key);
   if (cached) return cached;
   const entries: PlanEntry[] = [];
