@@ -140,4 +140,26 @@ describe.each(testBrokers())("talking to devices through the $name", ({ env }) =
       [1, "message"],
     ]);
   });
+
+  it("shows a device as upgrading while it reports firmware progress", async () => {
+    const d = await registerDevice(runtime.db, { sn: uniqueSerial("OTA"), phaseType: 2 });
+    serials.push(d.sn);
+    const client = await rawDevice(runtime, d);
+    try {
+      const progress = (stage: string, percent: number) =>
+        client.publishAsync(`ess/v1/${d.sn}/ota`, JSON.stringify({ v: 1, id: 5, stage, percent }), { qos: 1 });
+      await progress("downloading", 20);
+      await expect.poll(online(d.id), { timeout: 5000 }).toBe(2);
+      await progress("succeeded", 100);
+      await expect.poll(online(d.id), { timeout: 5000 }).toBe(1);
+      const log = await get(`/admin/device/onoffline/page?deviceId=${d.id}&size=10`);
+      const records = (log.body.data as unknown as { records: { status: number; reason: string }[] }).records;
+      expect(records.map((r) => [r.status, r.reason])).toEqual([
+        [1, "upgrade"],
+        [2, "upgrade"],
+      ]);
+    } finally {
+      await client.endAsync();
+    }
+  });
 });

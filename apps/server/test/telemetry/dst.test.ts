@@ -86,6 +86,21 @@ describe.each(testBrokers())("daylight-saving days through the $name", ({ env })
         }
         expect(Number(records.find((r) => r.period === day)?.load)).toBeGreaterThan(0);
 
+        // Months and years are the sums of their days.
+        const months = (await runtime.app.inject({ method: "GET", url: url.replace("type=0", "type=1"), headers: auth })).json()
+          .data.records as Record<string, number | string>[];
+        for (const m of months) {
+          const days = records.filter((r) => String(r.period).startsWith(String(m.period)));
+          expect(m.pv).toBeCloseTo(
+            days.reduce((sum, r) => sum + Number(r.pv), 0),
+            1,
+          );
+        }
+        expect(months.reduce((n, m) => n + Number(m.load), 0)).toBeCloseTo(
+          records.reduce((n, r) => n + Number(r.load), 0),
+          1,
+        );
+
         // The day's curve runs from local midnight to local midnight: 23 or 25 hours of readings.
         const curve = (
           await runtime.app.inject({
