@@ -1,4 +1,6 @@
+export * from "./console-client.ts";
 export * from "./envelope.ts";
+export * from "./realtime/realtime.routes.ts";
 export * from "./route.ts";
 export * from "./routes/auth.routes.ts";
 export * from "./routes/error-log.routes.ts";
@@ -7,6 +9,7 @@ export * from "./routes/system.routes.ts";
 export * from "./routes/token.routes.ts";
 export * from "./validation.ts";
 
+import { realtimeRoutes } from "./realtime/realtime.routes.ts";
 import { authRoutes } from "./routes/auth.routes.ts";
 import { systemRoutes } from "./routes/system.routes.ts";
 
@@ -14,4 +17,4 @@ import { systemRoutes } from "./routes/system.routes.ts";
  * Every HTTP route of the API, grouped by feature. A contract joins this registry together with
  * its handler: the route audit test fails on a registered contract without one.
  */
-export const API = { auth: authRoutes, system: systemRoutes } as const;
+export const API = { auth: authRoutes, system: systemRoutes, realtime: realtimeRoutes } as const;

@@ -1,4 +1,4 @@
-import type { TokenAnswer, UserInfo } from "@ess/contracts";
+import type { MenuNode, TokenAnswer, UserInfo } from "@ess/contracts";
 import { useSyncExternalStore } from "react";
 
 /** The session of spec §3, kept in session storage so it ends with the browser tab. */
@@ -11,6 +11,8 @@ export interface Session {
   sfFirst: boolean;
   userInfo: UserInfo | null;
   permissions: Record<string, true>;
+  /** The left and top menus from the server (spec §3 Session: menu). */
+  menu?: { left: MenuNode[]; top: MenuNode[] } | undefined;
 }
 
 const KEY = "ess.session";
@@ -56,8 +58,21 @@ export const sessionStore = {
     if (!current) return;
     write({ ...current, userInfo: info, permissions: Object.fromEntries(info.permissions.map((p) => [p, true])) });
   },
+  setMenu(menu: { left: MenuNode[]; top: MenuNode[] }) {
+    if (current) write({ ...current, menu });
+  },
+  /** A token refresh replaces both tokens and restarts the expiry count. */
+  replaceTokens(token: { access_token: string; refresh_token: string; expires_in: number }) {
+    if (!current) return;
+    write({ ...current, ...token, storedAt: Date.now() });
+  },
   clear: () => write(null),
 };
+
+/** Seconds left before the access token expires. */
+export function secondsLeft(session: Session, now = Date.now()): number {
+  return session.expires_in - Math.floor((now - session.storedAt) / 1000);
+}
 
 export function useSession(): Session | null {
   return useSyncExternalStore(sessionStore.subscribe, sessionStore.get);

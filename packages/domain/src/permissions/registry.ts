@@ -1,3 +1,4 @@
+import { REALTIME_PERMISSIONS } from "./realtime.permissions.ts";
 import { SYSTEM_PERMISSIONS } from "./system.permissions.ts";
 
 /**
@@ -7,6 +8,7 @@ import { SYSTEM_PERMISSIONS } from "./system.permissions.ts";
  */
 export const PERMISSIONS = {
   ...SYSTEM_PERMISSIONS,
+  ...REALTIME_PERMISSIONS,
 } as const;
 
 export type PermissionId = keyof typeof PERMISSIONS;

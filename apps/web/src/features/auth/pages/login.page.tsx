@@ -1,9 +1,9 @@
-import { API } from "@ess/contracts";
-import { PRODUCT } from "@ess/domain";
+import { PRODUCT } from "@ess/domain/product.ts";
 import { useMutation } from "@tanstack/react-query";
 import { Alert, Button, Card, Form, Input, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import { Navigate, useNavigate } from "react-router";
+import { API } from "../../../api/api.ts";
 import { ApiError, call } from "../../../api/client.ts";
 import { sessionStore, useSession } from "../../../app/session.ts";
 import { LanguageSelect } from "../../../ui/language-select.tsx";
