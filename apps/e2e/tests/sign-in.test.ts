@@ -38,7 +38,9 @@ describe.skipIf(!CHROMIUM)("signing in to the console in Chromium", () => {
     // The session lives in session storage: a reload keeps it; signing out ends it.
     await page.reload();
     await expect.poll(() => page.getByTestId("home-greeting").isVisible()).toBe(true);
-    await page.getByTestId("sign-out").click();
+    await page.getByTestId("user-menu").click();
+    await page.getByTestId("logout-link").click();
+    await page.getByRole("button", { name: "OK" }).click();
     await page.waitForURL(/#\/login$/);
     await page.goto(`${url}#/wel/index`);
     await page.waitForURL(/#\/login$/);

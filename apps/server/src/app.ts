@@ -12,6 +12,8 @@ import { registerStaticWeb } from "./http/static-web.ts";
 import { localeOf, type Translate } from "./i18n/translator.ts";
 import { registerAuthRoutes } from "./modules/auth/auth.routes.ts";
 import { createAuthService } from "./modules/auth/auth.service.ts";
+import { registerRealtime } from "./modules/realtime/realtime.routes.ts";
+import { createRealtimeHub, type RealtimeHub } from "./modules/realtime/realtime-hub.ts";
 import { type ReadinessProbe, registerSystemRoutes } from "./modules/system/system.routes.ts";
 import { createMetrics, instrumentHttp, type Metrics } from "./observability/metrics.ts";
 
@@ -26,6 +28,8 @@ export interface AppDeps {
   accessTokenTtlS: number;
   refreshTokenTtlS: number;
   sessionCacheS?: number;
+  /** The live-push hub; made here unless the runtime shares one with other parts (ingest). */
+  realtime?: RealtimeHub;
   webDist?: string | null;
   metrics?: Metrics;
   logger?: FastifyServerOptions["logger"];
@@ -90,6 +94,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerSystemRoutes(app, { db: deps.db, broker: deps.broker, metrics });
   registerAuthRoutes(app, auth);
+  const translator = deps.translator;
+  const realtime = deps.realtime ?? createRealtimeHub();
+  app.decorate("realtime", realtime);
+  registerRealtime(app, { db: deps.db, hub: realtime, translator });
 
   if (deps.brokerWebSocket) {
     const feed = deps.brokerWebSocket;
