@@ -75,7 +75,11 @@ describe("the live-push gateway at /act/ws", () => {
     operator.client.subscribe(reminderDestination(1, operatorId), (m) => operatorGot.push(m));
     await expect.poll(() => t.app.realtime.subscriberCount()).toBe(2);
 
-    const response = await sendReminder(adminToken, { userId: operatorId, title: "Inspection due", content: "Site 12 battery check" });
+    const response = await sendReminder(adminToken, {
+      userId: operatorId,
+      title: "Inspection due",
+      content: "Site 12 battery check",
+    });
     expect(response.json()).toMatchObject({ code: 0, data: { delivered: 1 } });
     await expect.poll(() => operatorGot.length).toBe(1);
     const reminder = JSON.parse(operatorGot[0]?.body ?? "{}");
