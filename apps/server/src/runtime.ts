@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { buildApp } from "./app.ts";
+import { type AppDeps, buildApp } from "./app.ts";
 import type { Config } from "./config/config.ts";
 import type { Db } from "./db/db.ts";
 import { migrate } from "./db/migrate.ts";
@@ -29,7 +29,7 @@ export interface Runtime {
  * a handle whose close() undoes it in reverse. Anything that fails on the way closes what was
  * already open before the error propagates.
  */
-export async function startRuntime(config: Config): Promise<Runtime> {
+export async function startRuntime(config: Config, options: { extend?: AppDeps["extend"] } = {}): Promise<Runtime> {
   const closers: (() => Promise<unknown>)[] = [];
   const closeAll = async () => {
     for (const close of closers.reverse()) await close().catch(() => {});
@@ -92,6 +92,7 @@ export async function startRuntime(config: Config): Promise<Runtime> {
         redact: { paths: ["req.headers.authorization", "req.body.password"], censor: "***" },
       },
       checkResponses: config.NODE_ENV === "test",
+      extend: options.extend,
     });
     closers.push(() => app.close());
     try {
