@@ -16,7 +16,12 @@ export default defineConfig({
     __APP_BUILD__: JSON.stringify(identity.build),
     __APP_BUILT_AT__: JSON.stringify(identity.builtAt),
   },
-  build: { outDir, emptyOutDir: true, target: "es2022", chunkSizeWarningLimit: 1500 },
+  build: {
+    outDir,
+    emptyOutDir: true,
+    target: "es2022",
+    chunkSizeWarningLimit: 1500,
+  },
   server: {
     port: 5173,
     proxy: Object.fromEntries(

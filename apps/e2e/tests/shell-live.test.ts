@@ -50,11 +50,15 @@ describe.skipIf(!CHROMIUM)("console shell: error log, reminders, version check, 
     await expect.poll(() => dialog.locator("tbody tr.ant-table-row").count()).toBe(3);
     const row = dialog.locator("tbody tr.ant-table-row", { hasText: "cannot read the inverter mode" });
     await row.locator(".ant-table-row-expand-icon").click();
-    await expect.poll(() => dialog.getByTestId("error-log-stack").first().textContent()).toContain("TypeError: cannot read the inverter mode");
+    await expect
+      .poll(() => dialog.getByTestId("error-log-stack").first().textContent())
+      .toContain("TypeError: cannot read the inverter mode");
 
     // Upload: a confirmation, then the entries reach the server and leave the local log.
     await page.getByTestId("error-log-upload").click();
-    await expect.poll(() => page.locator(".ant-modal-confirm-title", { hasText: "Confirm to upload local logs to server?" }).isVisible()).toBe(true);
+    await expect
+      .poll(() => page.locator(".ant-modal-confirm-title", { hasText: "Confirm to upload local logs to server?" }).isVisible())
+      .toBe(true);
     await page.getByRole("button", { name: "OK" }).click();
     await expect.poll(() => page.getByText("Sent successfully!").isVisible()).toBe(true);
     const uploaded = console_.uploads.at(-1) ?? [];
@@ -67,7 +71,9 @@ describe.skipIf(!CHROMIUM)("console shell: error log, reminders, version check, 
     await page.evaluate(() => setTimeout(() => Promise.reject(new Error("meter offline")), 0));
     await expect.poll(() => dialog.locator("tbody tr.ant-table-row").count()).toBe(1);
     await page.getByTestId("error-log-clear").click();
-    await expect.poll(() => page.locator(".ant-modal-confirm-title", { hasText: "Confirm to clear local log records?" }).isVisible()).toBe(true);
+    await expect
+      .poll(() => page.locator(".ant-modal-confirm-title", { hasText: "Confirm to clear local log records?" }).isVisible())
+      .toBe(true);
     await page.getByRole("button", { name: "OK" }).click();
     await expect.poll(() => page.getByText("Cleared successfully!").isVisible()).toBe(true);
     await expect.poll(() => dialog.locator("tbody tr.ant-table-row").count()).toBe(0);
@@ -76,7 +82,9 @@ describe.skipIf(!CHROMIUM)("console shell: error log, reminders, version check, 
   });
 
   it("shows a reminder published on the server as a warning notice", async () => {
-    const user = await page.evaluate(() => JSON.parse(sessionStorage.getItem("ess.session") ?? "{}").userInfo.user as { id: number; tenantId: number });
+    const user = await page.evaluate(
+      () => JSON.parse(sessionStorage.getItem("ess.session") ?? "{}").userInfo.user as { id: number; tenantId: number },
+    );
     const destination = reminderDestination(user.tenantId, user.id);
     await expect.poll(() => console_.runtime.app.realtime.subscriberCount(destination), { timeout: 15_000 }).toBe(1);
     const token = await page.evaluate(() => JSON.parse(sessionStorage.getItem("ess.session") ?? "{}").access_token as string);

@@ -1,21 +1,19 @@
 import type { Locale } from "@ess/domain/locales.ts";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { App as AntdApp, ConfigProvider } from "antd";
+import { ConfigProvider } from "antd";
 import type { Locale as AntdLocale } from "antd/es/locale";
 import { Suspense, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { RouterProvider } from "react-router";
 import { onSessionEnd } from "../api/client.ts";
 import { loadAntdLocale } from "../i18n/antd-locale.ts";
+import { notify } from "../ui/notify.ts";
 import { PageLoading } from "../ui/page-loading.tsx";
 import { antdThemeOf } from "./layout/themes.ts";
 import { createRouter } from "./routes.tsx";
 import { endSession, setSessionQueryClient } from "./services/session-end.ts";
 import { onNewVersion, versionCheck } from "./services/version-runtime.ts";
 import { usePreferences } from "./state/preferences.ts";
-
-/** Spec §9: notices sit 60 px from the top, below the top bar. */
-export const NOTICE_TOP = 60;
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 10_000 } },
@@ -24,27 +22,29 @@ setSessionQueryClient(queryClient);
 
 type Router = ReturnType<typeof createRouter>;
 
-/** App-wide reactions that need antd's message API: forced sign-out and the new-version notice. */
+/**
+ * App-wide reactions: forced sign-out and the new-version notice. Their messages load antd's
+ * message code on demand, so the sign-in page carries neither it nor antd's App.
+ */
 function ShellWatchers({ router }: { router: Router }) {
-  const { message } = AntdApp.useApp();
   const { t } = useTranslation("shell");
 
   // 401, or body code 5, ends the session with the translated message (spec §8).
   useEffect(
     () =>
       onSessionEnd((error) => {
-        message.error(error.bodyCode === 5 ? t("errors:sessionExpired") : error.message);
+        void notify("error", error.bodyCode === 5 ? t("errors:sessionExpired") : error.message);
         endSession();
         void router.navigate("/login", { replace: true });
       }),
-    [router, message, t],
+    [router, t],
   );
 
   useEffect(() => {
-    onNewVersion(() => void message.warning({ content: t("version.updated"), duration: 3, className: "ess-version-notice" }));
+    onNewVersion(() => void notify("warning", t("version.updated")));
     versionCheck.start();
     return () => versionCheck.stop();
-  }, [message, t]);
+  }, [t]);
   return null;
 }
 
@@ -63,14 +63,12 @@ export function App({ initialAntdLocale }: { initialAntdLocale: AntdLocale }) {
 
   return (
     <ConfigProvider locale={antdLocale} theme={theme}>
-      <AntdApp notification={{ top: NOTICE_TOP }}>
-        <QueryClientProvider client={queryClient}>
-          <ShellWatchers router={router} />
-          <Suspense fallback={<PageLoading />}>
-            <RouterProvider router={router} />
-          </Suspense>
-        </QueryClientProvider>
-      </AntdApp>
+      <QueryClientProvider client={queryClient}>
+        <ShellWatchers router={router} />
+        <Suspense fallback={<PageLoading />}>
+          <RouterProvider router={router} />
+        </Suspense>
+      </QueryClientProvider>
     </ConfigProvider>
   );
 }

@@ -4,7 +4,6 @@ import { createHashRouter, Navigate, type RouteObject } from "react-router";
 import { ErrorBoundary } from "../ui/error-boundary.tsx";
 import { Guard } from "./guard.tsx";
 import type { RouteHandle } from "./layout/console-layout.tsx";
-import { NotFoundPage, StatusPage } from "./pages/status.page.tsx";
 
 const LoginPage = lazy(() => import("../features/auth/pages/login.page.tsx"));
 const HomePage = lazy(() => import("../features/home/pages/home.page.tsx"));
@@ -16,6 +15,8 @@ const InfoPage = lazy(() => import("./pages/info.page.tsx"));
 const IframePage = lazy(() => import("./pages/iframe.page.tsx"));
 const AuthRedirectPage = lazy(() => import("./pages/auth-redirect.page.tsx"));
 const MenuPage = lazy(() => import("./pages/menu.page.tsx"));
+const NotFoundPage = lazy(() => import("./pages/status.page.tsx").then((m) => ({ default: m.NotFoundPage })));
+const StatusPage = lazy(() => import("./pages/status.page.tsx").then((m) => ({ default: m.StatusPage })));
 
 const handle = (h: RouteHandle) => h;
 

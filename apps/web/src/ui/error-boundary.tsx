@@ -1,4 +1,3 @@
-import { Button, Result } from "antd";
 import { Component, type ErrorInfo, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { recordError } from "../app/state/error-log.ts";
@@ -14,27 +13,39 @@ export function isChunkLoadError(error: unknown): boolean {
   );
 }
 
+const BOX = {
+  maxWidth: 520,
+  margin: "64px auto",
+  padding: 24,
+  textAlign: "center",
+  font: "14px/1.6 system-ui, sans-serif",
+} as const;
+const BUTTON = {
+  padding: "6px 16px",
+  borderRadius: 6,
+  border: "1px solid #409EFF",
+  background: "#409EFF",
+  color: "#fff",
+  cursor: "pointer",
+} as const;
+
+/** Plain markup, no antd: the fallback must render even when the code of components cannot load. */
 function Fallback({ chunk, onRetry }: { chunk: boolean; onRetry: () => void }) {
   const { t } = useTranslation("shell");
-  return chunk ? (
-    <Result
-      status="warning"
-      title={t("chunk.title")}
-      subTitle={t("chunk.detail")}
-      extra={
-        <Button type="primary" onClick={() => location.reload()} data-testid="chunk-reload">
+  return (
+    <div role="alert" style={BOX} data-testid={chunk ? "chunk-error" : "render-error"}>
+      <h2 style={{ fontWeight: 500 }}>{chunk ? t("chunk.title") : t("routes.serverError")}</h2>
+      <p style={{ color: "rgba(0,0,0,0.55)" }}>{chunk ? t("chunk.detail") : t("errors:internal")}</p>
+      {chunk ? (
+        <button type="button" style={BUTTON} onClick={() => location.reload()} data-testid="chunk-reload">
           {t("chunk.reload")}
-        </Button>
-      }
-      data-testid="chunk-error"
-    />
-  ) : (
-    <Result
-      status="500"
-      title={t("routes.serverError")}
-      subTitle={t("errors:internal")}
-      extra={<Button onClick={onRetry}>{t("common:actions.retry")}</Button>}
-    />
+        </button>
+      ) : (
+        <button type="button" style={BUTTON} onClick={onRetry}>
+          {t("common:actions.retry")}
+        </button>
+      )}
+    </div>
   );
 }
 

@@ -17,7 +17,7 @@ export function LanguageSelect({ compact = false }: { compact?: boolean }) {
       labelRender={compact ? () => <GlobalOutlined /> : undefined}
       popupMatchSelectWidth={false}
       variant="borderless"
-      style={{ width: compact ? 56 : 118 }}
+      style={compact ? { width: 56 } : { minWidth: 96 }}
     />
   );
 }

@@ -29,8 +29,20 @@ export interface RouteHandle {
   keepAlive?: boolean;
 }
 
-/** The signed-in console: side menu, top bar, tabs, the page, footer (spec §2 Layout). */
+/** Spec §9: notices sit 60 px from the top, below the top bar. */
+export const NOTICE_TOP = 60;
+
+/** antd's App (modal, notification) belongs to the signed-in console, not the sign-in page. */
 export function ConsoleLayout() {
+  return (
+    <App notification={{ top: NOTICE_TOP }}>
+      <ConsoleFrame />
+    </App>
+  );
+}
+
+/** The signed-in console: side menu, top bar, tabs, the page, footer (spec §2 Layout). */
+function ConsoleFrame() {
   const { t } = useTranslation("shell");
   const prefs = usePreferences();
   const screen = useScreen();
@@ -46,7 +58,6 @@ export function ConsoleLayout() {
   const labelOf = useTabLabel();
   const { logout } = useSessionServices();
   const { i18n } = useTranslation();
-  App.useApp();
 
   const handle = (matches.at(-1)?.handle ?? {}) as RouteHandle;
   const menuNode = menus.routes.get(location.pathname);

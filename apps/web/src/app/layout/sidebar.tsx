@@ -1,5 +1,4 @@
 import type { MenuNode } from "@ess/contracts";
-import { PRODUCT } from "@ess/domain/product.ts";
 import { Layout, Menu, type MenuProps } from "antd";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
@@ -59,10 +58,7 @@ export function Sidebar({ collapsed, width, onNavigate }: { collapsed: boolean; 
             mode="inline"
             theme={siderIsDark(themeName) ? "dark" : "light"}
             items={toItems(left, i18n.language)}
-            selectedKeys={[
-              location.pathname === PRODUCT.homePath ? "" : location.pathname,
-              `${location.pathname}${location.search}`,
-            ]}
+            selectedKeys={[location.pathname, `${location.pathname}${location.search}`]}
             defaultOpenKeys={open}
             onClick={({ key }) => {
               void navigate(key);
