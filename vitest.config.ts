@@ -31,6 +31,8 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // A browser on a busy 2-core machine can take more than the default second to settle.
+          expect: { poll: { timeout: 10_000, interval: 100 } },
         },
       },
     ],

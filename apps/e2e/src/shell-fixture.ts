@@ -1,95 +1,42 @@
-import { type ClientErrorEntry, errorLogRoutes, type MenuNode, menuRoutes } from "@ess/contracts";
-import { bindRoute } from "@ess/server/bind-route";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { startInProcess } from "@ess/server/in-process";
 import type { Page } from "playwright-core";
 
 export const ADMIN_PASSWORD = "E2eAdmin2025";
+const LANGS = ["zh-CN", "en-US", "it", "es", "ja"] as const;
 
-type Labels = [zh: string, en: string, it: string, es: string, ja: string];
-const node = (id: number, labels: Labels, path: string, extra: Partial<MenuNode> = {}): MenuNode => ({
-  id,
-  parentId: null,
-  label: labels[0],
-  nameEn: labels[1],
-  nameItaly: labels[2],
-  nameEs: labels[3],
-  nameJa: labels[4],
-  path,
-  component: null,
-  icon: null,
-  menuType: "left",
-  permission: null,
-  sort: id,
-  keepAlive: false,
-  meta: { roles: [] },
-  query: null,
-  children: [],
-  ...extra,
-});
-
-export const USERS_LABELS: Labels = ["用户管理", "Users", "Utenti", "Usuarios", "ユーザー管理"];
-export const SYSTEM_LABELS: Labels = ["系统管理", "System", "Sistema", "Sistema", "システム管理"];
-export const LOGS_LABELS: Labels = ["日志管理", "Logs", "Registri", "Registros", "ログ管理"];
-
-/** The menu the browser tests use while the server has no menu route of its own. */
-export function fixtureMenu(origin: string): { left: MenuNode[]; top: MenuNode[]; sections: Record<number, MenuNode[]> } {
-  return {
-    left: [
-      node(1, ["首页", "Home", "Home", "Inicio", "ホーム"], "/wel", { component: "views/wel/index", icon: "home" }),
-      node(2, SYSTEM_LABELS, "/admin", {
-        icon: "setting",
-        children: [
-          node(21, USERS_LABELS, "/admin/user", { parentId: 2, component: "views/admin/user/index", keepAlive: true }),
-          node(22, LOGS_LABELS, "/admin/log", { parentId: 2, component: "views/admin/log/index" }),
-          node(
-            23,
-            ["工程师工具", "Engineer tools", "Strumenti tecnici", "Herramientas técnicas", "技術者ツール"],
-            "/admin/engineer",
-            {
-              parentId: 2,
-              meta: { roles: ["ENGINEER"] },
-            },
-          ),
-        ],
-      }),
-      node(3, ["帮助文档", "Help", "Guida", "Ayuda", "ヘルプ"], `${origin}favicon.svg`),
-    ],
-    top: [node(100, ["运维中心", "Operations", "Operazioni", "Operaciones", "運用センター"], "/ops", { menuType: "top" })],
-    sections: { 100: [node(101, ["告警列表", "Alarms", "Allarmi", "Alarmas", "アラーム一覧"], "/ops/alarm", { parentId: 100 })] },
-  };
+/** A default menu item's label in zh-CN, en-US, it, es, ja (the server seeds them from i18n). */
+export function menuLabels(key: string): string[] {
+  return LANGS.map((lang) => {
+    const file = fileURLToPath(new URL(`../../../packages/i18n/locales/${lang}/menus.json`, import.meta.url));
+    return (JSON.parse(readFileSync(file, "utf8")) as { items: Record<string, string> }).items[key] ?? "";
+  });
 }
 
-/**
- * A console for browser tests, in this process. Until the identity module serves menus and
- * takes error-log uploads, test-only routes stand in for them (on the same contracts); once the
- * real routes exist, those are used.
- */
+/** A console for browser tests, in this process, with captcha and slide verification off. */
 export async function startShellConsole(env: Record<string, string> = {}) {
-  const uploads: ClientErrorEntry[][] = [];
-  const fixtures: string[] = [];
-  let origin = "";
-  const extend: NonNullable<Parameters<typeof startInProcess>[1]> = (app) => {
-    if (!app.hasRoute({ method: "GET", url: menuRoutes.menus.path })) {
-      fixtures.push("menus");
-      bindRoute(app, menuRoutes.menus, ({ input, auth }) => {
-        if (auth.username === "nomenu") return [];
-        const menu = fixtureMenu(origin);
-        if (input.query.type === "top") return menu.top;
-        if (input.query.parentId !== undefined) return menu.sections[input.query.parentId] ?? [];
-        return menu.left;
-      });
-    }
-    if (!app.hasRoute({ method: "POST", url: errorLogRoutes.upload.path })) {
-      fixtures.push("error-log upload");
-      bindRoute(app, errorLogRoutes.upload, ({ input }) => {
-        uploads.push(input.body);
-        return { stored: input.body.length };
-      });
-    }
+  const started = await startInProcess({ ESS_ADMIN_PASSWORD: ADMIN_PASSWORD, ESS_CAPTCHA: "off", ...env });
+  const app = started.runtime.app;
+  /** Calls the API as the administrator (for setting up data through the real routes). */
+  const asAdmin = async (method: "GET" | "POST", url: string, payload?: object) => {
+    const login = await app.inject({
+      method: "POST",
+      url: "/login?grant_type=admin",
+      payload: { username: "admin", password: ADMIN_PASSWORD },
+    });
+    const token = (login.json() as { data: { access_token: string } }).data.access_token;
+    const response = await app.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${token}` },
+      ...(payload ? { payload } : {}),
+    });
+    const body = response.json() as { code: number; data: unknown; msg: string };
+    if (body.code !== 0) throw new Error(`${method} ${url}: ${response.body}`);
+    return body.data;
   };
-  const started = await startInProcess({ ESS_ADMIN_PASSWORD: ADMIN_PASSWORD, ESS_CAPTCHA: "off", ...env }, extend);
-  origin = started.url;
-  return { ...started, uploads, fixtures };
+  return { ...started, asAdmin };
 }
 
 /** Signs in through the sign-in page and waits for home. */

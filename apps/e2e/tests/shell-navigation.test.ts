@@ -1,20 +1,66 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, launchBrowser } from "../src/browser.ts";
-import { hashPath, LOGS_LABELS, SYSTEM_LABELS, signIn, startShellConsole, tabPaths, USERS_LABELS } from "../src/shell-fixture.ts";
+import { hashPath, menuLabels, signIn, startShellConsole, tabPaths } from "../src/shell-fixture.ts";
+
+const SYSTEM_LABELS = menuLabels("system");
+const USERS_LABELS = menuLabels("systemUsers");
+const LOGS_LABELS = menuLabels("systemLog");
 
 describe.skipIf(!CHROMIUM)("console shell: guard, menus, tabs, languages, forced sign-out", () => {
   let browser: Browser;
   let url: string;
   let stop: () => Promise<void>;
   let runtime: Awaited<ReturnType<typeof startShellConsole>>["runtime"];
+  let asAdmin: Awaited<ReturnType<typeof startShellConsole>>["asAdmin"];
   let context: BrowserContext;
   let page: Page;
 
   beforeAll(async () => {
     const started = await startShellConsole();
-    ({ url, stop, runtime } = started);
-    process.stdout.write(`shell-navigation: test-only routes in use: ${started.fixtures.join(", ") || "none"}\n`);
+    ({ url, stop, runtime, asAdmin } = started);
+    // Menu items beyond the default tree, made through the menu administration routes.
+    const tree = (await started.asAdmin("GET", "/sys/menu/tree")) as { id: number; path: string }[];
+    const system = tree.find((n) => n.path === "/admin")?.id;
+    await started.asAdmin("POST", "/sys/menu/save", {
+      menuType: "left",
+      label: "帮助文档",
+      nameEn: "Help",
+      nameItaly: "Guida",
+      nameEs: "Ayuda",
+      nameJa: "ヘルプ",
+      path: `${url}favicon.svg`,
+      sort: 95,
+      permission: "sys.menu.view",
+    });
+    await started.asAdmin("POST", "/sys/menu/save", {
+      menuType: "left",
+      parentId: system,
+      label: "工程师工具",
+      nameEn: "Engineer tools",
+      nameItaly: "Strumenti tecnici",
+      nameEs: "Herramientas técnicas",
+      nameJa: "技術者ツール",
+      path: "/admin/engineer",
+      component: "views/admin/engineer/index",
+      roles: ["ENGINEER"],
+      sort: 50,
+      permission: "sys.menu.view",
+    });
+    await started.asAdmin("POST", "/sys/menu/save", {
+      menuType: "left",
+      parentId: system,
+      label: "保活页面",
+      nameEn: "Kept page",
+      nameItaly: "Pagina mantenuta",
+      nameEs: "Página conservada",
+      nameJa: "保持ページ",
+      path: "/admin/kept",
+      component: "views/admin/kept/index",
+      keepAlive: true,
+      sort: 51,
+      permission: "sys.menu.view",
+    });
     browser = await launchBrowser();
     context = await browser.newContext({ locale: "en-US", viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
@@ -55,21 +101,20 @@ describe.skipIf(!CHROMIUM)("console shell: guard, menus, tabs, languages, forced
 
   it("builds routes from the server menu: /index for leaves, iframes for addresses, roles hide items", async () => {
     await go("/wel/index");
-    await expect.poll(() => page.getByTestId("menu-item-2").textContent()).toBe("System");
-    await page.getByTestId("menu-item-2").click();
-    await page.getByTestId("menu-item-21").click();
-    await page.waitForURL(/#\/admin\/user\/index$/);
+    await expect.poll(() => page.getByTestId("menu:/admin").textContent()).toBe("System");
+    await page.getByTestId("menu:/admin").click();
+    await page.getByTestId("menu:/admin/log").click();
+    await page.waitForURL(/#\/admin\/log\/index$/);
     await expect.poll(() => page.getByTestId("page-unavailable").isVisible()).toBe(true);
-    expect(await page.getByTestId("menu-item-23").count()).toBe(0);
-    await page.getByTestId("menu-item-3").click();
+    // The item for engineers only is hidden from the administrator.
+    expect(await page.getByTestId("menu:/admin/engineer").count()).toBe(0);
+    await page.getByTestId(`menu:${url}favicon.svg`).click();
     await expect.poll(() => hashPath(page)).toBe("/myiframe/urlPath");
     expect(await page.getByTestId("iframe-page").getAttribute("src")).toBe(`${url}favicon.svg`);
     expect(decodeURIComponent(new URL(page.url()).hash)).toContain("name=Help");
-    // The top menu opens its section in the side menu.
-    await page.getByTestId("top-menu").getByText("Operations").click();
-    await expect.poll(() => page.getByTestId("menu-item-101").textContent()).toBe("Alarms");
-    await page.getByTestId("top-menu").getByText("Operations").click();
-    await expect.poll(() => page.getByTestId("menu-item-2").isVisible()).toBe(true);
+    // Top menu items open their page.
+    await page.getByTestId("top-menu:/info/index").click();
+    await page.waitForURL(/#\/info\/index$/);
   });
 
   it("applies every tab rule, with the page title following the current tab", async () => {
@@ -86,14 +131,14 @@ describe.skipIf(!CHROMIUM)("console shell: guard, menus, tabs, languages, forced
     await go("/info/index");
     await go("/admin/user/index"); // no duplicate
     await expect.poll(() => tabPaths(page)).toEqual(["/wel/index", "/admin/user/index", "/admin/log/index", "/info/index"]);
-    await expect.poll(() => page.title()).toBe("Users");
+    await expect.poll(() => page.title()).toBe(USERS_LABELS[1]);
 
     // Closing the active tab opens the one before it.
     await go("/info/index");
     await expect.poll(() => page.title()).toBe("Personal information");
     await page.locator('[data-node-key="/info/index"] .ant-tabs-tab-remove').click();
     await page.waitForURL(/#\/admin\/log\/index$/);
-    await expect.poll(() => page.title()).toBe("Logs");
+    await expect.poll(() => page.title()).toBe(LOGS_LABELS[1]);
     // Closing another tab keeps the current one.
     await page.locator('[data-node-key="/admin/user/index"] .ant-tabs-tab-remove').click();
     await expect.poll(() => tabPaths(page)).toEqual(["/wel/index", "/admin/log/index"]);
@@ -122,13 +167,13 @@ describe.skipIf(!CHROMIUM)("console shell: guard, menus, tabs, languages, forced
   });
 
   it("keeps a keep-alive page mounted while another tab shows", async () => {
-    await go("/admin/user/index");
+    await go("/admin/kept/index");
     await expect.poll(() => page.getByTestId("page-unavailable").count()).toBe(1);
     await go("/admin/log/index");
-    // The users page (keepAlive) stays in the document, hidden; the logs page shows.
+    // The kept page stays in the document, hidden; the log page shows.
     await expect.poll(() => page.getByTestId("page-unavailable").count()).toBe(2);
     await expect.poll(() => page.getByTestId("page-unavailable").first().isVisible()).toBe(false);
-    await page.locator('[data-node-key="/admin/user/index"] .ant-tabs-tab-remove').click();
+    await page.locator('[data-node-key="/admin/kept/index"] .ant-tabs-tab-remove').click();
     await expect.poll(() => page.getByTestId("page-unavailable").count()).toBe(1);
   });
 
@@ -144,16 +189,16 @@ describe.skipIf(!CHROMIUM)("console shell: guard, menus, tabs, languages, forced
     for (const [language, index, home, lang] of cases) {
       await page.getByTestId("language-select").click();
       await page.getByTitle(language, { exact: true }).click();
-      await expect.poll(() => page.getByTestId("menu-item-2").textContent()).toBe(SYSTEM_LABELS[index]);
+      await expect.poll(() => page.getByTestId("menu:/admin").textContent()).toBe(SYSTEM_LABELS[index]);
       await expect
         .poll(() => page.locator('[data-testid="tab"][data-path="/admin/log/index"]').textContent())
         .toBe(LOGS_LABELS[index]);
       await expect.poll(() => page.locator('[data-testid="tab"][data-path="/wel/index"]').textContent()).toBe(home);
       await expect.poll(() => page.title()).toBe(LOGS_LABELS[index]);
       expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
-      await page.getByTestId("menu-item-2").click();
-      await expect.poll(() => page.getByTestId("menu-item-21").textContent()).toBe(USERS_LABELS[index]);
-      await page.getByTestId("menu-item-2").click();
+      await page.getByTestId("menu:/admin").click();
+      await expect.poll(() => page.getByTestId("menu:/admin/user").textContent()).toBe(USERS_LABELS[index]);
+      await page.getByTestId("menu:/admin").click();
     }
   });
 
@@ -171,6 +216,11 @@ describe.skipIf(!CHROMIUM)("console shell: guard, menus, tabs, languages, forced
   });
 
   it("shows 'No menu found' to a user whose menu is empty", async () => {
+    // An account without roles holds no permission; once the one item open to everyone (home)
+    // is deleted, the server gives it no left menu at all.
+    const tree = (await asAdmin("GET", "/sys/menu/tree")) as { id: number; path: string; menuType: string }[];
+    const home = tree.find((n) => n.path === "/wel" && n.menuType === "left");
+    await asAdmin("POST", "/sys/menu/del", { id: home?.id });
     const { hashPassword } = await import("@ess/server/password");
     await runtime.db.query(
       "INSERT INTO sys_user (tenant_id, username, password_hash, name) VALUES (1, 'nomenu', $1, 'No Menu')",

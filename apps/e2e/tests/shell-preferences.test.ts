@@ -118,8 +118,8 @@ describe.skipIf(!CHROMIUM)("console shell: themes, colours, switches, lock, scre
     await page.getByTestId("collapse-toggle").click();
     await expect.poll(() => page.getByTestId("sidebar").isVisible()).toBe(true);
     await expect.poll(() => page.getByTestId("overlay-mask").isVisible()).toBe(true);
-    await page.getByTestId("menu-item-2").click();
-    await page.getByTestId("menu-item-22").click();
+    await page.getByTestId("menu:/admin").click();
+    await page.getByTestId("menu:/admin/log").click();
     await page.waitForURL(/#\/admin\/log\/index$/);
     await expect.poll(() => page.getByTestId("sidebar").count()).toBe(0);
     await page.setViewportSize({ width: 1280, height: 800 });

@@ -12,6 +12,9 @@ import { registerStaticWeb } from "./http/static-web.ts";
 import { localeOf, type Translate } from "./i18n/translator.ts";
 import { registerAuthRoutes } from "./modules/auth/auth.routes.ts";
 import { createAuthService } from "./modules/auth/auth.service.ts";
+import { createSignInGuard } from "./modules/auth/sign-in-guard.ts";
+import { registerErrorLogRoutes } from "./modules/logs/error-log.routes.ts";
+import { registerMenuRoutes } from "./modules/menus/menu.routes.ts";
 import { registerRealtime } from "./modules/realtime/realtime.routes.ts";
 import { createRealtimeHub, type RealtimeHub } from "./modules/realtime/realtime-hub.ts";
 import { type ReadinessProbe, registerSystemRoutes } from "./modules/system/system.routes.ts";
@@ -56,6 +59,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate("checkResponses", deps.checkResponses ?? false);
   app.decorateRequest("locale", "zh-CN");
   app.decorateRequest("t", null as unknown as Translate);
+  app.decorateRequest("caller", null);
   app.addHook("onRequest", async (request) => {
     request.locale = localeOf(request.headers["accept-language"]);
     request.t = deps.translator(request.locale);
@@ -93,11 +97,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate("auth", auth.authenticator);
 
   registerSystemRoutes(app, { db: deps.db, broker: deps.broker, metrics });
-  registerAuthRoutes(app, auth);
-  const translator = deps.translator;
+  registerAuthRoutes(app, auth, createSignInGuard());
+  registerMenuRoutes(app, deps.db);
+  registerErrorLogRoutes(app, deps.db);
   const realtime = deps.realtime ?? createRealtimeHub();
   app.decorate("realtime", realtime);
-  registerRealtime(app, { db: deps.db, hub: realtime, translator });
+  registerRealtime(app, { db: deps.db, hub: realtime, translator: deps.translator });
 
   if (deps.brokerWebSocket) {
     const feed = deps.brokerWebSocket;

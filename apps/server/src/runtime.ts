@@ -1,3 +1,4 @@
+import { PRODUCT } from "@ess/domain";
 import type { FastifyInstance } from "fastify";
 import { type AppDeps, buildApp } from "./app.ts";
 import type { Config } from "./config/config.ts";
@@ -11,6 +12,7 @@ import { type EmbeddedBroker, startEmbeddedBroker } from "./mqtt/embedded-broker
 import { startTelemetryConsumer } from "./mqtt/telemetry-consumer.ts";
 import { createMetrics } from "./observability/metrics.ts";
 import { type SeedOutcome, seedFoundation } from "./seed/foundation.seed.ts";
+import { seedIdentity } from "./seed/identity.seed.ts";
 
 export class PortInUseError extends Error {}
 
@@ -39,6 +41,8 @@ export async function startRuntime(config: Config, options: { extend?: AppDeps["
     closers.push(() => db.close());
     await migrate(db);
     const seed = await seedFoundation(db, config.ESS_ADMIN_PASSWORD);
+    const translator = await createTranslator();
+    await seedIdentity(db, PRODUCT.defaultTenantId, translator);
     const metrics = createMetrics();
 
     let embedded: EmbeddedBroker | null = null;
@@ -79,7 +83,7 @@ export async function startRuntime(config: Config, options: { extend?: AppDeps["
 
     const app = await buildApp({
       db,
-      translator: await createTranslator(),
+      translator,
       broker: bus,
       brokerWebSocket: embedded?.handleStream,
       accessTokenTtlS: config.ESS_ACCESS_TOKEN_TTL_S,

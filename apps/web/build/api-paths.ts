@@ -25,7 +25,6 @@ export function apiPaths(): Plugin {
     async load(id) {
       if (id !== RESOLVED) return null;
       const contracts = (await import("@ess/contracts")) as Record<string, unknown>;
-      const groups: Record<string, Record<string, RouteLike>> = {};
       const strip = (group: Record<string, unknown>) =>
         Object.fromEntries(
           Object.entries(group)
@@ -35,13 +34,12 @@ export function apiPaths(): Plugin {
               return [name, raw ? { method, path, raw } : { method, path }];
             }),
         );
-      for (const [name, value] of Object.entries(contracts)) {
-        if (name.endsWith("Routes") && typeof value === "object" && value) groups[name] = strip(value as Record<string, unknown>);
-      }
       const api = Object.fromEntries(
         Object.entries(contracts.API as Record<string, Record<string, unknown>>).map(([name, group]) => [name, strip(group)]),
       );
-      return `export const API = ${JSON.stringify(api)};\nexport const GROUPS = ${JSON.stringify(groups)};\n`;
+      // The token client's basic credential, so the browser need not load the contract module.
+      const tokenClient = (contracts.tokenClientAuthorization as () => string)();
+      return `export const API = ${JSON.stringify(api)};\nexport const TOKEN_CLIENT_AUTHORIZATION = ${JSON.stringify(tokenClient)};\n`;
     },
   };
 }

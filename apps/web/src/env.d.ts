@@ -5,5 +5,5 @@ declare const __APP_BUILT_AT__: string;
 
 declare module "virtual:ess-api-paths" {
   export const API: Record<string, Record<string, { method: string; path: string; raw?: boolean }>>;
-  export const GROUPS: Record<string, Record<string, { method: string; path: string; raw?: boolean }>>;
+  export const TOKEN_CLIENT_AUTHORIZATION: string;
 }

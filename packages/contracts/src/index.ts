@@ -1,5 +1,5 @@
-export * from "./console-client.ts";
 export * from "./envelope.ts";
+export * from "./list.ts";
 export * from "./realtime/realtime.routes.ts";
 export * from "./route.ts";
 export * from "./routes/auth.routes.ts";
@@ -11,10 +11,20 @@ export * from "./validation.ts";
 
 import { realtimeRoutes } from "./realtime/realtime.routes.ts";
 import { authRoutes } from "./routes/auth.routes.ts";
+import { errorLogRoutes } from "./routes/error-log.routes.ts";
+import { menuRoutes } from "./routes/menu.routes.ts";
 import { systemRoutes } from "./routes/system.routes.ts";
+import { tokenRoutes } from "./routes/token.routes.ts";
 
 /**
  * Every HTTP route of the API, grouped by feature. A contract joins this registry together with
  * its handler: the route audit test fails on a registered contract without one.
  */
-export const API = { auth: authRoutes, system: systemRoutes, realtime: realtimeRoutes } as const;
+export const API = {
+  auth: authRoutes,
+  system: systemRoutes,
+  token: tokenRoutes,
+  menu: menuRoutes,
+  errorLog: errorLogRoutes,
+  realtime: realtimeRoutes,
+} as const;

@@ -3,6 +3,30 @@ import type { z } from "zod";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
+/** Kinds of records that belong to somebody in the channel hierarchy and so pass the data scope. */
+export const SCOPED_ENTITIES = ["organisation", "user", "device", "log", "cancellation"] as const;
+export type ScopedEntity = (typeof SCOPED_ENTITIES)[number];
+
+/** Where a record id travels in a request: `query.id`, `body.id`, `body.ids`, `params.id`. */
+export interface ScopedRef {
+  readonly in: "query" | "body" | "params";
+  readonly field: string;
+  readonly entity: ScopedEntity;
+  /** An array of ids rather than one. */
+  readonly many?: boolean;
+}
+
+/**
+ * What a route reads or changes, for the data scope (DESIGN §3): records of a scoped entity
+ * (each passes the caller's scope; `refs` lists the ids it accepts), tenant-wide configuration
+ * (menus, roles), or only the caller's own account. The authorisation test walks every route by
+ * this declaration; a route that reaches data must declare it.
+ */
+export type RouteScope =
+  | { readonly entity: ScopedEntity; readonly refs?: readonly ScopedRef[] }
+  | { readonly entity: "tenant" }
+  | { readonly entity: "self" };
+
 /**
  * One HTTP route as data: the server registers a handler for it, validates with its schemas and
  * documents it in OpenAPI; the web's client calls it with inferred types.
@@ -20,6 +44,14 @@ export interface RouteContract {
   readonly params?: z.ZodType;
   readonly data: z.ZodType;
   readonly raw?: boolean;
+  /** Which records the route reaches (see RouteScope); required for routes behind a permission. */
+  readonly scope?: RouteScope;
+  /** Changes are written to the operation log unless this is false (e.g. the log upload itself). */
+  readonly audit?: boolean;
+  /** Extra request fields masked in the operation log (passwords and tokens are always masked). */
+  readonly secrets?: readonly string[];
+  /** In demo mode changes answer 423; `allowed` marks the few a visitor needs (sign-in, sign-out). */
+  readonly demo?: "allowed";
 }
 
 export function defineRoute<const C extends RouteContract>(contract: C): C {

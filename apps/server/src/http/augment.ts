@@ -1,7 +1,7 @@
 import type { RouteContract } from "@ess/contracts";
 import type { Locale, RouteAccess } from "@ess/domain";
 import type { Translate } from "../i18n/translator.ts";
-import type { Authenticator } from "../modules/auth/auth.context.ts";
+import type { AuthContext, Authenticator } from "../modules/auth/auth.context.ts";
 import type { RealtimeHub } from "../modules/realtime/realtime-hub.ts";
 
 /** One registered method and path with what it requires of its caller. */
@@ -18,6 +18,8 @@ declare module "fastify" {
     locale: Locale;
     /** Translates into the caller's language. */
     t: Translate;
+    /** The signed-in caller once the route has authenticated it (null: anonymous or not yet). */
+    caller: AuthContext | null;
   }
   interface FastifyContextConfig {
     /** What the route requires of its caller; every route has one (the route audit checks). */

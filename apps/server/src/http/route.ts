@@ -2,6 +2,7 @@ import { describeIssue, envelope, errorEnvelope, type RouteContract, type RouteD
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { AuthContext } from "../modules/auth/auth.context.ts";
+import { allowedBeforePasswordChange } from "../modules/auth/password-change-gate.ts";
 import { AppError, ValidationError } from "./errors.ts";
 
 export interface RouteContext<C extends RouteContract> {
@@ -56,6 +57,10 @@ export function bindRoute<C extends RouteContract>(app: FastifyInstance, contrac
     },
     handler: async (request, reply) => {
       const auth = "public" in contract.access ? await app.auth.optional(request) : await app.auth.require(request);
+      request.caller = auth;
+      if (auth?.mustChangePassword && !allowedBeforePasswordChange(contract)) {
+        throw new AppError("forbidden", "auth:password.mustChange");
+      }
       if ("permission" in contract.access && !auth?.permissions.has(contract.access.permission)) {
         throw new AppError("forbidden");
       }

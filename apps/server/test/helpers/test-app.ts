@@ -3,6 +3,7 @@ import { buildApp } from "../../src/app.ts";
 import type { Db } from "../../src/db/db.ts";
 import { createTranslator } from "../../src/i18n/translator.ts";
 import { seedFoundation } from "../../src/seed/foundation.seed.ts";
+import { seedIdentity } from "../../src/seed/identity.seed.ts";
 import { createTestDb } from "./test-db.ts";
 
 export const ADMIN_PASSWORD = "Admin12345";
@@ -27,9 +28,11 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const db = await createTestDb();
   await seedFoundation(db, ADMIN_PASSWORD);
+  const translator = await createTranslator();
+  await seedIdentity(db, 1, translator);
   const app = await buildApp({
     db,
-    translator: await createTranslator(),
+    translator,
     broker: { isConnected: options.brokerConnected ?? (() => true) },
     accessTokenTtlS: options.accessTokenTtlS ?? 3600,
     refreshTokenTtlS: 86_400,

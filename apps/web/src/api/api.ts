@@ -1,4 +1,4 @@
-import { GROUPS, API as paths } from "virtual:ess-api-paths";
+import { API as paths, TOKEN_CLIENT_AUTHORIZATION } from "virtual:ess-api-paths";
 import type * as Contracts from "@ess/contracts";
 
 /**
@@ -8,7 +8,5 @@ import type * as Contracts from "@ess/contracts";
  */
 export const API = paths as unknown as typeof Contracts.API;
 
-type RouteGroups = { [K in keyof typeof Contracts as K extends `${string}Routes` ? K : never]: (typeof Contracts)[K] };
-
-/** Route groups not (yet) in `API` — e.g. contracts another module implements — by export name. */
-export const ROUTES = GROUPS as unknown as RouteGroups;
+/** The basic authorisation token calls carry (the contracts' TOKEN_CLIENT, computed at build time). */
+export const tokenClientAuthorization = () => TOKEN_CLIENT_AUTHORIZATION;

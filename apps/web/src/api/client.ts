@@ -1,7 +1,8 @@
-import { buildPath, consoleClientAuthorization, type RouteContract, type RouteData, type RouteInput } from "@ess/contracts";
+import { buildPath, type RouteContract, type RouteData, type RouteInput } from "@ess/contracts";
 import { PRODUCT } from "@ess/domain/product.ts";
 import i18next from "i18next";
 import { sessionStore } from "../app/session.ts";
+import { tokenClientAuthorization } from "./api.ts";
 
 export const REQUEST_TIMEOUT_MS = 30_000;
 
@@ -68,7 +69,7 @@ export async function call<C extends RouteContract>(
     "TENANT-ID": String(PRODUCT.defaultTenantId),
     "Accept-Language": i18next.language,
   };
-  if (options.as === "client") headers.Authorization = consoleClientAuthorization();
+  if (options.as === "client") headers.Authorization = tokenClientAuthorization();
   else if (session) headers.Authorization = `Bearer ${session.access_token}`;
   if (input.body !== undefined) headers["Content-Type"] = "application/json";
   const url = buildPath(contract.path, input.params as Record<string, string | number> | undefined) + queryString(input.query);

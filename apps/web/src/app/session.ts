@@ -12,7 +12,7 @@ export interface Session {
   userInfo: UserInfo | null;
   permissions: Record<string, true>;
   /** The left and top menus from the server (spec §3 Session: menu). */
-  menu?: { left: MenuNode[]; top: MenuNode[] } | undefined;
+  menu?: { userId: number; left: MenuNode[]; top: MenuNode[] } | undefined;
 }
 
 const KEY = "ess.session";
@@ -58,8 +58,9 @@ export const sessionStore = {
     if (!current) return;
     write({ ...current, userInfo: info, permissions: Object.fromEntries(info.permissions.map((p) => [p, true])) });
   },
-  setMenu(menu: { left: MenuNode[]; top: MenuNode[] }) {
-    if (current) write({ ...current, menu });
+  setMenu(menu: { userId: number; left: MenuNode[]; top: MenuNode[] }) {
+    // A late write for another account (after a sign-out) must not land in this session.
+    if (current && current.userInfo?.user.id === menu.userId) write({ ...current, menu });
   },
   /** A token refresh replaces both tokens and restarts the expiry count. */
   replaceTokens(token: { access_token: string; refresh_token: string; expires_in: number }) {

@@ -27,6 +27,8 @@ export const realtimeRoutes = {
     summary: "Push a reminder to a user of the caller's tenant (shown as a notice in their open consoles)",
     tags: ["realtime"],
     access: { permission: "realtime.reminder.send" },
+    // The recipient must be a user the caller may reach; today the tenant is checked.
+    scope: { entity: "user", refs: [{ in: "body", field: "userId", entity: "user" }] },
     body: sendReminderBody,
     data: z.object({ delivered: z.number().int().nonnegative() }),
   }),

@@ -1,4 +1,4 @@
-import { PASSWORD_RULE } from "@ess/domain";
+import { isAcceptablePassword, PASSWORD_RULE } from "@ess/domain";
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
 
@@ -15,6 +15,20 @@ export const loginBody = z.object({
   randomStr: z.string().max(64).optional(),
   code: z.string().max(16).optional(),
 });
+
+/** A new password: the rule of spec §5 (6–20 characters, letters and digits). */
+export const newPassword = z.string().refine(isAcceptablePassword, { message: "validation:passwordRule" });
+
+export const passwordChange = z
+  .object({ oldPassword: password, newPassword, confirmPassword: z.string().min(1) })
+  .superRefine((value, ctx) => {
+    if (value.confirmPassword !== value.newPassword) {
+      ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: "validation:passwordMismatch" });
+    }
+    if (value.newPassword === value.oldPassword) {
+      ctx.addIssue({ code: "custom", path: ["newPassword"], message: "validation:passwordUnchanged" });
+    }
+  });
 
 export const tokenAnswer = z.object({
   access_token: z.string(),
@@ -56,6 +70,8 @@ export const authRoutes = {
     query: z.object({ grant_type: z.literal("admin") }),
     body: loginBody,
     data: tokenAnswer,
+    secrets: ["code"],
+    demo: "allowed",
   }),
   userInfo: defineRoute({
     method: "GET",
@@ -64,6 +80,7 @@ export const authRoutes = {
     tags: ["auth"],
     access: { signedIn: true },
     data: userInfo,
+    scope: { entity: "self" },
   }),
   logout: defineRoute({
     method: "POST",
@@ -72,5 +89,18 @@ export const authRoutes = {
     tags: ["auth"],
     access: { signedIn: true },
     data: z.null(),
+    scope: { entity: "self" },
+    demo: "allowed",
+  }),
+  /** Change one's own password (also the forced change at first sign-in). */
+  passwordEdit: defineRoute({
+    method: "POST",
+    path: "/sys/user/password/edit",
+    summary: "Change the caller's own password",
+    tags: ["auth"],
+    access: { signedIn: true },
+    body: passwordChange,
+    data: z.null(),
+    scope: { entity: "self" },
   }),
 } as const;

@@ -25,5 +25,9 @@ export const errorLogRoutes = {
     access: { signedIn: true },
     body: z.array(clientErrorEntry).min(1).max(500),
     data: z.object({ stored: z.number().int() }),
+    scope: { entity: "self" },
+    // The entries are themselves written to the operation log; a second line per upload adds nothing.
+    audit: false,
+    demo: "allowed",
   }),
 } as const;

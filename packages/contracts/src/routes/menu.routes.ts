@@ -1,4 +1,6 @@
+import { PERMISSION_IDS, type PermissionId } from "@ess/domain";
 import { z } from "zod";
+import { idBody, idQuery } from "../list.ts";
 import { defineRoute } from "../route.ts";
 
 /**
@@ -30,6 +32,8 @@ export interface MenuNode {
   meta: { roles: string[] };
   query: Record<string, string> | null;
   children: MenuNode[];
+  /** In a lazy tree: whether the item has children not sent yet. */
+  hasChildren?: boolean;
 }
 
 export const menuNode: z.ZodType<MenuNode> = z.object({
@@ -52,7 +56,58 @@ export const menuNode: z.ZodType<MenuNode> = z.object({
   get children() {
     return z.array(menuNode);
   },
+  hasChildren: z.boolean().optional(),
 });
+
+const label = z.string().trim().max(64);
+/** A console route (`/admin/user`) or an external address shown in a frame. */
+const menuPath = z
+  .string()
+  .trim()
+  .max(255)
+  .regex(/^(\/[A-Za-z0-9._~/-]*|https?:\/\/\S+)$/);
+
+/** What an administrator edits of a menu item. Left and top items need a path; buttons a permission. */
+export const menuInput = z
+  .object({
+    parentId: z.number().int().positive().nullable().default(null),
+    menuType: z.enum(MENU_TYPES),
+    label: label.min(1),
+    nameEn: label.default(""),
+    nameItaly: label.default(""),
+    nameEs: label.default(""),
+    nameJa: label.default(""),
+    path: menuPath.or(z.literal("")).default(""),
+    component: z
+      .string()
+      .trim()
+      .max(255)
+      .regex(/^[A-Za-z0-9/_.-]+$/)
+      .nullable()
+      .default(null),
+    icon: z.string().trim().max(64).nullable().default(null),
+    permission: z
+      .enum(PERMISSION_IDS as [PermissionId, ...PermissionId[]])
+      .nullable()
+      .default(null),
+    sort: z.number().int().min(0).max(9999).default(0),
+    keepAlive: z.boolean().default(false),
+    roles: z.array(z.string().trim().min(1).max(64)).max(50).default([]),
+    query: z.record(z.string().max(64), z.string().max(255)).nullable().default(null),
+  })
+  .superRefine((menu, ctx) => {
+    if (menu.menuType !== "button" && !menu.path)
+      ctx.addIssue({ code: "custom", path: ["path"], message: "validation:required" });
+    if (menu.menuType === "button" && !menu.permission) {
+      ctx.addIssue({ code: "custom", path: ["permission"], message: "validation:required" });
+    }
+  });
+export type MenuInput = z.infer<typeof menuInput>;
+
+const queryFlag = z.preprocess(
+  (v) => (v === "true" || v === "1" ? true : v === "false" || v === "0" || v === "" ? false : v),
+  z.boolean(),
+);
 
 export const menuRoutes = {
   /** The caller's left menu tree, or with `type=top` the top menu; filtered by role and permission. */
@@ -64,5 +119,57 @@ export const menuRoutes = {
     access: { signedIn: true },
     query: z.object({ type: z.enum(["left", "top"]).optional(), parentId: z.coerce.number().int().optional() }),
     data: z.array(menuNode),
+    scope: { entity: "self" },
+  }),
+  /** Every menu item (buttons included) for the menu screen; `lazy` sends one level below `parentId`. */
+  tree: defineRoute({
+    method: "GET",
+    path: "/sys/menu/tree",
+    summary: "The whole menu tree for administration (lazy: one level)",
+    tags: ["menus"],
+    access: { permission: "sys.menu.view" },
+    query: z.object({ lazy: queryFlag.optional(), parentId: z.coerce.number().int().positive().optional() }),
+    data: z.array(menuNode),
+    scope: { entity: "tenant" },
+  }),
+  info: defineRoute({
+    method: "GET",
+    path: "/sys/menu/info",
+    summary: "One menu item",
+    tags: ["menus"],
+    access: { permission: "sys.menu.view" },
+    query: idQuery,
+    data: menuNode,
+    scope: { entity: "tenant" },
+  }),
+  save: defineRoute({
+    method: "POST",
+    path: "/sys/menu/save",
+    summary: "Add a menu item",
+    tags: ["menus"],
+    access: { permission: "sys.menu.edit" },
+    body: menuInput,
+    data: menuNode,
+    scope: { entity: "tenant" },
+  }),
+  edit: defineRoute({
+    method: "POST",
+    path: "/sys/menu/edit",
+    summary: "Change a menu item",
+    tags: ["menus"],
+    access: { permission: "sys.menu.edit" },
+    body: z.intersection(idBody, menuInput),
+    data: menuNode,
+    scope: { entity: "tenant" },
+  }),
+  del: defineRoute({
+    method: "POST",
+    path: "/sys/menu/del",
+    summary: "Delete a menu item without children",
+    tags: ["menus"],
+    access: { permission: "sys.menu.edit" },
+    body: idBody,
+    data: z.null(),
+    scope: { entity: "tenant" },
   }),
 } as const;

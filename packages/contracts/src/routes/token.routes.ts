@@ -15,6 +15,13 @@ export const refreshAnswer = z.object({
   expires_in: z.number().int(),
 });
 
+/**
+ * The fixed client credential token calls carry as basic authorisation (spec §6). It names the
+ * console as the calling client; it is public (shipped in the web bundle), not a secret.
+ */
+export const TOKEN_CLIENT = { id: "ess-console", secret: "ess-console" } as const;
+export const tokenClientAuthorization = () => `Basic ${btoa(`${TOKEN_CLIENT.id}:${TOKEN_CLIENT.secret}`)}`;
+
 export const tokenRoutes = {
   refresh: defineRoute({
     method: "POST",
@@ -28,5 +35,7 @@ export const tokenRoutes = {
       refresh_token: z.string().min(20).max(200),
     }),
     data: refreshAnswer,
+    secrets: ["refresh_token"],
+    demo: "allowed",
   }),
 } as const;

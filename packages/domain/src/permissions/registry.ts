@@ -1,3 +1,4 @@
+import { IDENTITY_PERMISSIONS } from "./identity.permissions.ts";
 import { REALTIME_PERMISSIONS } from "./realtime.permissions.ts";
 import { SYSTEM_PERMISSIONS } from "./system.permissions.ts";
 
@@ -9,6 +10,7 @@ import { SYSTEM_PERMISSIONS } from "./system.permissions.ts";
 export const PERMISSIONS = {
   ...SYSTEM_PERMISSIONS,
   ...REALTIME_PERMISSIONS,
+  ...IDENTITY_PERMISSIONS,
 } as const;
 
 export type PermissionId = keyof typeof PERMISSIONS;

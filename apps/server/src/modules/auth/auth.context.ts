@@ -12,6 +12,8 @@ export interface AuthContext {
   timeZone: string | null;
   roles: string[];
   permissions: ReadonlySet<PermissionId>;
+  /** First sign-in or a reset password: only the password change (and a few reads) is allowed. */
+  mustChangePassword: boolean;
 }
 
 export interface Authenticator {

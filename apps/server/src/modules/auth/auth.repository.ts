@@ -22,14 +22,21 @@ export interface SessionRecord extends Omit<UserRecord, "password_hash" | "id"> 
   permissions: string[];
 }
 
+const USER_COLUMNS = "id, tenant_id, username, password_hash, name, user_type, status, time_zone, must_change_password";
+
 export function findUserByUsername(db: Queryable, tenantId: number, username: string) {
   return db
     .query<UserRecord>(
-      `SELECT id, tenant_id, username, password_hash, name, user_type, status, time_zone, must_change_password
-         FROM sys_user
+      `SELECT ${USER_COLUMNS} FROM sys_user
         WHERE tenant_id = $1 AND lower(username) = lower($2) AND deleted_at IS NULL`,
       [tenantId, username],
     )
+    .then((r) => r.rows[0]);
+}
+
+export function findUserById(db: Queryable, userId: number) {
+  return db
+    .query<UserRecord>(`SELECT ${USER_COLUMNS} FROM sys_user WHERE id = $1 AND deleted_at IS NULL`, [userId])
     .then((r) => r.rows[0]);
 }
 
@@ -76,6 +83,70 @@ export function findSessionByAccessHash(db: Queryable, accessHash: Buffer) {
     .then((r) => r.rows[0]);
 }
 
-export function revokeSession(db: Queryable, sessionId: number) {
-  return db.query("UPDATE auth_session SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL", [sessionId]);
+export interface RefreshRecord {
+  id: number;
+  family_id: string;
+  tenant_id: number;
+  user_id: number;
+  refresh_expired: boolean;
+  rotated_at: Date | null;
+  revoked_at: Date | null;
+}
+
+/** The session a refresh token belongs to, locked for the rotation. */
+export function findSessionByRefreshHash(db: Queryable, refreshHash: Buffer) {
+  return db
+    .query<RefreshRecord>(
+      `SELECT id, family_id, tenant_id, user_id, refresh_expires_at <= now() AS refresh_expired, rotated_at, revoked_at
+         FROM auth_session WHERE refresh_hash = $1 FOR UPDATE`,
+      [refreshHash],
+    )
+    .then((r) => r.rows[0]);
+}
+
+/** Marks a session's refresh token used: its access token ends with it. */
+export function markRotated(db: Queryable, sessionId: number) {
+  return db.query("UPDATE auth_session SET rotated_at = now(), revoked_at = coalesce(revoked_at, now()) WHERE id = $1", [
+    sessionId,
+  ]);
+}
+
+/** Revokes every session of one sign-in (the original and all its rotations); returns their ids. */
+export async function revokeFamily(db: Queryable, familyId: string): Promise<number[]> {
+  const { rows } = await db.query<{ id: number }>(
+    "UPDATE auth_session SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL RETURNING id",
+    [familyId],
+  );
+  return rows.map((r) => r.id);
+}
+
+export async function revokeSessionFamily(db: Queryable, sessionId: number): Promise<number[]> {
+  const { rows } = await db.query<{ id: number }>(
+    `UPDATE auth_session SET revoked_at = now()
+      WHERE family_id = (SELECT family_id FROM auth_session WHERE id = $1) AND revoked_at IS NULL RETURNING id`,
+    [sessionId],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Ends every session of a user, except (optionally) the sign-in the caller is using. */
+export function revokeUserSessions(db: Queryable, userId: number, keepSessionId?: number) {
+  return db.query(
+    `UPDATE auth_session SET revoked_at = now()
+      WHERE user_id = $1 AND revoked_at IS NULL
+        AND ($2::bigint IS NULL OR family_id <> (SELECT family_id FROM auth_session WHERE id = $2))`,
+    [userId, keepSessionId ?? null],
+  );
+}
+
+export function setPassword(db: Queryable, userId: number, hash: string, mustChange: boolean) {
+  return db.query(
+    `UPDATE sys_user SET password_hash = $2, must_change_password = $3, password_changed_at = now(), updated_at = now()
+      WHERE id = $1`,
+    [userId, hash, mustChange],
+  );
+}
+
+export function recordSignIn(db: Queryable, userId: number, ip: string | null) {
+  return db.query("UPDATE sys_user SET last_login_at = now(), last_login_ip = $2 WHERE id = $1", [userId, ip]);
 }

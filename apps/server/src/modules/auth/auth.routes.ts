@@ -1,13 +1,27 @@
-import { API } from "@ess/contracts";
-import { PRODUCT } from "@ess/domain";
-import type { FastifyInstance } from "fastify";
+import { API, TOKEN_CLIENT } from "@ess/contracts";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { AppError } from "../../http/errors.ts";
 import { bindRoute } from "../../http/route.ts";
+import { tenantOf } from "../../http/tenant.ts";
 import type { AuthService } from "./auth.service.ts";
+import type { SignInGuard } from "./sign-in-guard.ts";
 
-export function registerAuthRoutes(app: FastifyInstance, auth: AuthService) {
+/** Token calls must name the console as their client (spec §6: a fixed basic credential). */
+function requireClient(request: FastifyRequest) {
+  const header = request.headers.authorization ?? "";
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header.trim());
+  const decoded = match ? Buffer.from(match[1] as string, "base64").toString("utf8") : "";
+  if (decoded !== `${TOKEN_CLIENT.id}:${TOKEN_CLIENT.secret}`) throw new AppError("unauthorized", "auth:token.client");
+}
+
+export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, guard: SignInGuard) {
   bindRoute(app, API.auth.login, async ({ request, input }) => {
-    const tenantId = Number(request.headers["tenant-id"] ?? PRODUCT.defaultTenantId) || PRODUCT.defaultTenantId;
-    const session = await auth.login(tenantId, input.body.username, input.body.password, request.ip);
+    const tenantId = tenantOf(request);
+    await guard.checkProof(request, input.body);
+    const user = await guard.signIn(tenantId, input.body.username, request.ip, () =>
+      auth.verifyCredentials(tenantId, input.body.username, input.body.password),
+    );
+    const session = await auth.openSession(user, request.ip);
     return {
       access_token: session.accessToken,
       refresh_token: session.refreshToken,
@@ -18,6 +32,17 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService) {
       user_id: session.user.id,
       username: session.user.username,
       authorities: [...session.context.roles.map((r) => `ROLE_${r}`), ...session.context.permissions],
+    };
+  });
+
+  bindRoute(app, API.token.refresh, async ({ request, input }) => {
+    requireClient(request);
+    const tokens = await auth.refresh(input.query.refresh_token, tenantOf(request), request.ip);
+    return {
+      access_token: tokens.accessToken,
+      refresh_token: tokens.refreshToken,
+      token_type: "bearer" as const,
+      expires_in: tokens.expiresIn,
     };
   });
 
@@ -36,6 +61,11 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService) {
 
   bindRoute(app, API.auth.logout, async ({ auth: caller }) => {
     await auth.logout(caller);
+    return null;
+  });
+
+  bindRoute(app, API.auth.passwordEdit, async ({ auth: caller, input }) => {
+    await auth.changePassword(caller, input.body.oldPassword, input.body.newPassword);
     return null;
   });
 }

@@ -1,27 +1,41 @@
-import { isPermissionId, PERMISSION_IDS, type PermissionId } from "@ess/domain";
+import { ADMIN_ROLE_CODE, isPermissionId, PERMISSION_IDS, type PermissionId } from "@ess/domain";
 import type { FastifyRequest } from "fastify";
-import type { Db } from "../../db/db.ts";
-import { AppError } from "../../http/errors.ts";
+import type { Db, Queryable } from "../../db/db.ts";
+import { AppError, ValidationError } from "../../http/errors.ts";
 import type { AuthContext, Authenticator } from "./auth.context.ts";
 import {
   findSessionByAccessHash,
+  findSessionByRefreshHash,
+  findUserById,
   findUserByUsername,
   insertSession,
-  revokeSession,
+  markRotated,
+  recordSignIn,
+  revokeFamily,
+  revokeSessionFamily,
+  revokeUserSessions,
   type SessionRecord,
+  setPassword,
+  type UserRecord,
 } from "./auth.repository.ts";
 import { hashPassword, verifyPassword } from "./password.ts";
 import { createSessionCache } from "./session-cache.ts";
 import { bearerToken, newToken, tokenDigest } from "./tokens.ts";
 
 /** The built-in administrator role holds every permission of the registry, present and future. */
-export const ADMIN_ROLE = "ADMIN";
+export const ADMIN_ROLE = ADMIN_ROLE_CODE;
 
 export interface AuthSettings {
   accessTtlS: number;
   refreshTtlS: number;
   /** How long a resolved session is reused without asking the database (0: never). */
   sessionCacheS: number;
+}
+
+export interface IssuedTokens {
+  accessToken: string;
+  refreshToken: string;
+  expiresIn: number;
 }
 
 // Verifying against a real hash when the account is unknown keeps both answers equally slow.
@@ -42,6 +56,7 @@ export function createAuthService(db: Db, settings: AuthSettings) {
       timeZone: s.time_zone,
       roles: s.roles,
       permissions: new Set<PermissionId>(granted),
+      mustChangePassword: s.must_change_password,
     };
   }
 
@@ -67,6 +82,22 @@ export function createAuthService(db: Db, settings: AuthSettings) {
     return context;
   }
 
+  async function issue(q: Queryable, user: Pick<UserRecord, "id" | "tenant_id">, ip: string | null, familyId?: string) {
+    const tokens: IssuedTokens = { accessToken: newToken(), refreshToken: newToken(), expiresIn: settings.accessTtlS };
+    const accessHash = tokenDigest(tokens.accessToken);
+    await insertSession(q, {
+      tenantId: user.tenant_id,
+      userId: user.id,
+      accessHash,
+      refreshHash: tokenDigest(tokens.refreshToken),
+      accessTtlS: settings.accessTtlS,
+      refreshTtlS: settings.refreshTtlS,
+      ip,
+      ...(familyId ? { familyId } : {}),
+    });
+    return { tokens, accessHash };
+  }
+
   const authenticator: Authenticator = {
     require: (request) => resolve(request, true) as Promise<AuthContext>,
     optional: (request) => resolve(request, false),
@@ -75,31 +106,77 @@ export function createAuthService(db: Db, settings: AuthSettings) {
   return {
     authenticator,
 
-    async login(tenantId: number, username: string, password: string, ip: string | null) {
+    /** Checks account and password; null when either is wrong (the caller counts the failure). */
+    async verifyCredentials(tenantId: number, username: string, password: string): Promise<UserRecord | null> {
       const user = await findUserByUsername(db, tenantId, username);
       const ok = await verifyPassword(password, user?.password_hash ?? (await decoyHash));
-      if (!user || !ok) throw new AppError("badCredentials");
-      if (user.status !== 0) throw new AppError("business", "auth:login.locked");
-      const accessToken = newToken();
-      const refreshToken = newToken();
-      const accessHash = tokenDigest(accessToken);
-      await insertSession(db, {
-        tenantId,
-        userId: user.id,
-        accessHash,
-        refreshHash: tokenDigest(refreshToken),
-        accessTtlS: settings.accessTtlS,
-        refreshTtlS: settings.refreshTtlS,
-        ip,
-      });
-      const session = await findSessionByAccessHash(db, accessHash);
-      if (!session) throw new AppError("internal");
-      return { user, context: toContext(session), accessToken, refreshToken, expiresIn: settings.accessTtlS };
+      return user && ok ? user : null;
     },
 
+    /** Opens a session for an account whose identity was proven (password, SMS code, social login). */
+    async openSession(user: UserRecord, ip: string | null) {
+      if (user.status !== 0) throw new AppError("business", "auth:login.locked");
+      const { tokens, accessHash } = await issue(db, user, ip);
+      await recordSignIn(db, user.id, ip);
+      const session = await findSessionByAccessHash(db, accessHash);
+      if (!session) throw new AppError("internal");
+      return { user, context: toContext(session), ...tokens };
+    },
+
+    /**
+     * Exchanges a refresh token for new tokens. Each refresh token works once: a second use means
+     * it leaked (or was stolen and used first), so the whole sign-in is revoked.
+     */
+    async refresh(refreshToken: string, tenantId: number, ip: string | null): Promise<IssuedTokens> {
+      const outcome = await db.transaction(async (tx) => {
+        const row = await findSessionByRefreshHash(tx, tokenDigest(refreshToken));
+        if (!row || row.tenant_id !== tenantId) return { error: "unauthorized" as const };
+        if (row.rotated_at) return { error: "reused" as const, revoked: await revokeFamily(tx, row.family_id) };
+        if (row.revoked_at) return { error: "unauthorized" as const };
+        if (row.refresh_expired) return { error: "sessionExpired" as const };
+        const user = await findUserById(tx, row.user_id);
+        if (user?.status !== 0) return { error: "unauthorized" as const };
+        await markRotated(tx, row.id);
+        cache.forgetSession(row.id);
+        return { tokens: (await issue(tx, user, ip, row.family_id)).tokens };
+      });
+      if ("tokens" in outcome && outcome.tokens) return outcome.tokens;
+      if (!("error" in outcome)) throw new AppError("internal");
+      if (outcome.error === "reused") {
+        for (const id of outcome.revoked) cache.forgetSession(id);
+        throw new AppError("unauthorized", "auth:token.reused");
+      }
+      throw new AppError(outcome.error);
+    },
+
+    /** Sign-out ends the sign-in: the current tokens and every rotation of them. */
     async logout(auth: AuthContext) {
-      await revokeSession(db, auth.sessionId);
+      for (const id of await revokeSessionFamily(db, auth.sessionId)) cache.forgetSession(id);
       cache.forgetSession(auth.sessionId);
+    },
+
+    /** Changes the caller's own password; the caller's other sign-ins end. */
+    async changePassword(auth: AuthContext, oldPassword: string, newPassword: string) {
+      const user = await findUserById(db, auth.userId);
+      if (!user || !(await verifyPassword(oldPassword, user.password_hash))) {
+        throw new ValidationError([{ field: "oldPassword", key: "validation:passwordWrong", values: {} }]);
+      }
+      const hash = await hashPassword(newPassword);
+      await db.transaction(async (tx) => {
+        await setPassword(tx, auth.userId, hash, false);
+        await revokeUserSessions(tx, auth.userId, auth.sessionId);
+      });
+      cache.forgetUser(auth.userId);
+    },
+
+    /** Sets another account's password (administrator reset): it must be changed at next sign-in. */
+    async resetPassword(userId: number, newPassword: string) {
+      const hash = await hashPassword(newPassword);
+      await db.transaction(async (tx) => {
+        await setPassword(tx, userId, hash, true);
+        await revokeUserSessions(tx, userId);
+      });
+      cache.forgetUser(userId);
     },
 
     /** Drops the cached sessions of a user whose account, roles or password just changed. */

@@ -12,6 +12,7 @@ const context = (sessionId: number, userId: number): AuthContext => ({
   timeZone: null,
   roles: [],
   permissions: new Set(),
+  mustChangePassword: false,
 });
 
 describe("session cache", () => {

@@ -47,10 +47,9 @@ function ConsoleFrame() {
   const prefs = usePreferences();
   const screen = useScreen();
   const compact = screen === 0;
-  const [topId, setTopId] = useState<number | null>(null);
   const [overlayOpen, setOverlayOpen] = useState(false);
   const [dialog, setDialog] = useState<"lock" | "errorLog" | "settings" | null>(null);
-  const menus = useMenus(topId);
+  const menus = useMenus();
   const tabs = useTabs();
   const location = useLocation();
   const matches = useMatches();
@@ -123,8 +122,6 @@ function ConsoleFrame() {
             collapsed={compact ? !overlayOpen : prefs.collapsed}
             compact={compact}
             onToggle={() => (compact ? setOverlayOpen(!overlayOpen) : setPreference("collapsed", !prefs.collapsed))}
-            topId={topId}
-            onTopMenu={setTopId}
             onLock={() => setDialog("lock")}
             onErrorLog={() => setDialog("errorLog")}
             onSettings={() => setDialog("settings")}

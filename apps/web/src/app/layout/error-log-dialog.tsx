@@ -1,6 +1,6 @@
 import { App, Button, Modal, Space, Table, Typography } from "antd";
 import { useTranslation } from "react-i18next";
-import { ROUTES } from "../../api/api.ts";
+import { API } from "../../api/api.ts";
 import { ApiError, call } from "../../api/client.ts";
 import { type ErrorLogEntry, errorLogStore, useErrorLog } from "../state/error-log.ts";
 
@@ -21,7 +21,7 @@ export function ErrorLogDialog({ open, onClose }: { open: boolean; onClose: () =
       onOk: async () => {
         const sent = errorLogStore.get();
         try {
-          await call(ROUTES.errorLogRoutes.upload, { body: sent.map(({ id: _id, ...entry }) => entry) });
+          await call(API.errorLog.upload, { body: sent.map(({ id: _id, ...entry }) => entry) });
         } catch (error) {
           message.error(error instanceof ApiError ? error.message : t("errors:internal"));
           return;

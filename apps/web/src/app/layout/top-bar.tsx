@@ -1,9 +1,9 @@
 import { DownOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } from "@ant-design/icons";
 import { App, Button, Dropdown, Menu } from "antd";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router";
+import { useLocation, useNavigate } from "react-router";
 import { LanguageSelect } from "../../ui/language-select.tsx";
-import { menuLabel } from "../menu/menu-tree.ts";
+import { menuLabel, routeOf } from "../menu/menu-tree.ts";
 import { useMenuContext } from "../menu/use-menus.ts";
 import { useSession } from "../session.ts";
 import { usePreferences } from "../state/preferences.ts";
@@ -13,8 +13,6 @@ interface TopBarProps {
   collapsed: boolean;
   compact: boolean;
   onToggle: () => void;
-  topId: number | null;
-  onTopMenu: (id: number | null) => void;
   onLock: () => void;
   onErrorLog: () => void;
   onSettings: () => void;
@@ -30,6 +28,7 @@ export function TopBar(props: TopBarProps) {
   const { top } = useMenuContext();
   const { show } = usePreferences();
   const user = session?.userInfo?.user;
+  const { pathname } = useLocation();
   const toggleLabel = t(props.collapsed ? "topbar.expand" : "topbar.collapse");
 
   return (
@@ -49,9 +48,12 @@ export function TopBar(props: TopBarProps) {
           className="ess-top-menu"
           mode="horizontal"
           data-testid="top-menu"
-          selectedKeys={props.topId === null ? [] : [String(props.topId)]}
-          items={top.map((n) => ({ key: String(n.id), label: menuLabel(n, i18n.language) }))}
-          onClick={({ key }) => props.onTopMenu(Number(key) === props.topId ? null : Number(key))}
+          selectedKeys={[pathname]}
+          items={top.map((n) => ({
+            key: routeOf(n, i18n.language),
+            label: <span data-testid={`top-menu:${n.path}`}>{menuLabel(n, i18n.language)}</span>,
+          }))}
+          onClick={({ key }) => void navigate(key)}
         />
       ) : (
         <div className="ess-header-spacer" />

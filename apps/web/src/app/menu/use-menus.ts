@@ -1,14 +1,14 @@
 import type { MenuNode } from "@ess/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { createContext, useContext, useMemo } from "react";
-import { ROUTES } from "../../api/api.ts";
+import { API } from "../../api/api.ts";
 import { ApiError, call } from "../../api/client.ts";
 import { sessionStore, useSession } from "../session.ts";
 import { menuRoutes, visibleMenu } from "./menu-tree.ts";
 
 async function fetchMenu(query: { type?: "left" | "top"; parentId?: number }): Promise<MenuNode[]> {
   try {
-    return await call(ROUTES.menuRoutes.menus, { query });
+    return await call(API.menu.menus, { query });
   } catch (error) {
     // An ended session is handled by the client's session-end listeners; any other refusal
     // leaves the menu empty ("No menu found") rather than breaking the layout.
@@ -19,7 +19,6 @@ async function fetchMenu(query: { type?: "left" | "top"; parentId?: number }): P
 }
 
 export interface Menus {
-  /** The side menu: the user's left menu, or the children of the chosen top-menu item. */
   left: MenuNode[];
   top: MenuNode[];
   /** Every console route the menus add, with the item each renders. */
@@ -32,44 +31,45 @@ export const MenuContext = createContext<Menus>(EMPTY);
 export const useMenuContext = () => useContext(MenuContext);
 
 /**
- * Loads the server menus of the signed-in user, filters them by `meta.roles`, keeps them in the
- * session (spec §3) and derives the routes they add.
+ * Loads the server menus of the signed-in user (left, and top with `type=top`), hides items whose
+ * `meta.roles` names none of the user's roles, keeps them in the session (spec §3) and derives the
+ * routes they add.
  */
-export function useMenus(topId: number | null): Menus {
+export function useMenus(): Menus {
   const session = useSession();
   const roles = session?.userInfo?.roles;
-  const stored = session?.menu;
-  const options = { enabled: Boolean(session), staleTime: Number.POSITIVE_INFINITY } as const;
-  const base = useQuery({ queryKey: ["menu", "left"], queryFn: () => fetchMenu({}), ...options, initialData: stored?.left });
+  // Menus belong to one account: keyed by it, so another account never sees them from the cache.
+  const userId = session?.userInfo?.user.id ?? null;
+  const stored = session?.menu && session.menu.userId === userId ? session.menu : undefined;
+  const options = { enabled: userId !== null, staleTime: Number.POSITIVE_INFINITY } as const;
+  const left = useQuery({
+    queryKey: ["menu", "left", userId],
+    queryFn: () => fetchMenu({}),
+    ...options,
+    initialData: stored?.left,
+  });
   const top = useQuery({
-    queryKey: ["menu", "top"],
+    queryKey: ["menu", "top", userId],
     queryFn: () => fetchMenu({ type: "top" }),
     ...options,
     initialData: stored?.top,
-  });
-  const section = useQuery({
-    queryKey: ["menu", "left", topId],
-    queryFn: () => fetchMenu({ parentId: topId ?? 0 }),
-    ...options,
-    enabled: options.enabled && topId !== null,
   });
 
   const rolesKey = (roles ?? []).join("\n");
   const result = useMemo<Menus>(() => {
     const r = rolesKey ? rolesKey.split("\n") : [];
-    const baseLeft = visibleMenu(base.data ?? [], r);
-    const sectionLeft = visibleMenu(section.data ?? [], r);
-    const routes = new Map([...menuRoutes(baseLeft), ...menuRoutes(sectionLeft)]);
+    const visibleLeft = visibleMenu(left.data ?? [], r);
+    const visibleTop = visibleMenu(top.data ?? [], r);
     return {
-      left: topId === null ? baseLeft : sectionLeft,
-      top: visibleMenu(top.data ?? [], r),
-      routes,
-      loading: base.isPending || top.isPending || (topId !== null && section.isPending),
+      left: visibleLeft,
+      top: visibleTop,
+      routes: new Map([...menuRoutes(visibleTop), ...menuRoutes(visibleLeft)]),
+      loading: left.isPending || top.isPending,
     };
-  }, [base.data, top.data, section.data, base.isPending, top.isPending, section.isPending, topId, rolesKey]);
+  }, [left.data, top.data, left.isPending, top.isPending, rolesKey]);
 
-  if (base.data && top.data && (stored?.left !== base.data || stored?.top !== top.data)) {
-    const menu = { left: base.data, top: top.data };
+  if (userId !== null && left.data && top.data && (stored?.left !== left.data || stored?.top !== top.data)) {
+    const menu = { userId, left: left.data, top: top.data };
     queueMicrotask(() => sessionStore.setMenu(menu));
   }
   return result;

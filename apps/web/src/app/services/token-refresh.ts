@@ -1,4 +1,4 @@
-import { ROUTES } from "../../api/api.ts";
+import { API } from "../../api/api.ts";
 import { call } from "../../api/client.ts";
 import { secondsLeft, sessionStore } from "../session.ts";
 import { clearLock } from "../state/lock.ts";
@@ -21,7 +21,7 @@ export function startTokenRefresh(onRefused: (error: unknown) => void): () => vo
     busy = true;
     try {
       const token = await call(
-        ROUTES.tokenRoutes.refresh,
+        API.token.refresh,
         { query: { grant_type: "refresh_token", scope: "server", refresh_token: session.refresh_token } },
         { as: "client" },
       );

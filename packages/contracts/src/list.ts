@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { pageQuery } from "./envelope.ts";
+
+/**
+ * The one list-query convention of the API, so a generic list screen can drive every list:
+ * `current` and `size` (paging), `sort` (one of the fields the route allows) and `order`
+ * (`asc` or `desc`), plus the route's own filters. Empty filter values count as absent.
+ */
+export const SORT_ORDERS = ["asc", "desc"] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
+const blankToUndefined = (value: unknown) => (value === "" || value === null ? undefined : value);
+
+/** An optional text filter (trimmed; matched as a substring unless the route says otherwise). */
+export const textFilter = z.preprocess(blankToUndefined, z.string().trim().max(100).optional());
+/** An optional integer filter (ids, codes). */
+export const intFilter = z.preprocess(blankToUndefined, z.coerce.number().int().optional());
+/** An optional id filter. */
+export const idFilter = z.preprocess(blankToUndefined, z.coerce.number().int().positive().optional());
+/** An optional instant filter (ISO 8601 or epoch milliseconds). */
+export const timeFilter = z.preprocess(
+  (value) => (typeof value === "string" && /^\d{10,13}$/.test(value) ? Number(value) : blankToUndefined(value)),
+  z.coerce.date().optional(),
+);
+
+export function listQuery<const F extends readonly [string, ...string[]], S extends z.ZodRawShape>(sortable: F, filters: S) {
+  return pageQuery.extend({
+    sort: z.preprocess(blankToUndefined, z.enum(sortable).optional()),
+    order: z.preprocess(blankToUndefined, z.enum(SORT_ORDERS).default("desc")),
+    ...filters,
+  });
+}
+
+/** `{id}` bodies and queries of single-record routes. */
+export const idBody = z.object({ id: z.coerce.number().int().positive() });
+export const idQuery = z.object({ id: z.coerce.number().int().positive() });

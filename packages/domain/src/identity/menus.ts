@@ -1,0 +1,74 @@
+import type { PermissionId } from "../permissions/registry.ts";
+
+/**
+ * The default menu tree, seeded into every tenant (an item is seeded once: an administrator may
+ * edit or delete it afterwards without the next start bringing it back). Labels are i18n
+ * `menus:items.<key>` in every language. `component` is the page key of the console's page registry;
+ * an item without children gets `/index` appended to its path by the console (spec §2).
+ * A feature adds its branch here.
+ */
+export type DefaultMenuType = "left" | "top" | "button";
+
+export interface DefaultMenu {
+  key: string;
+  parent: string | null;
+  type: DefaultMenuType;
+  path: string;
+  component: string | null;
+  /** An antd icon name. */
+  icon: string | null;
+  /** Shown only to callers holding it (null: every signed-in user). */
+  permission: PermissionId | null;
+  sort: number;
+  keepAlive: boolean;
+  /** Role codes that may see it (empty: any role). */
+  roles: readonly string[];
+}
+
+const item = (
+  key: string,
+  parent: string | null,
+  path: string,
+  component: string | null,
+  icon: string | null,
+  permission: PermissionId | null,
+  sort: number,
+): DefaultMenu => ({ key, parent, type: "left", path, component, icon, permission, sort, keepAlive: false, roles: [] });
+
+const button = (key: string, parent: string, permission: PermissionId, sort: number): DefaultMenu => ({
+  key,
+  parent,
+  type: "button",
+  path: "",
+  component: null,
+  icon: null,
+  permission,
+  sort,
+  keepAlive: false,
+  roles: [],
+});
+
+export const DEFAULT_MENUS: readonly DefaultMenu[] = [
+  item("home", null, "/wel", "views/wel/index", "HomeOutlined", null, 1),
+  { ...item("topHome", null, "/wel/index", null, "HomeOutlined", null, 1), type: "top" },
+  { ...item("topInfo", null, "/info/index", null, "UserOutlined", null, 2), type: "top" },
+
+  item("channel", null, "/channel", null, "ApartmentOutlined", null, 20),
+  item("channelOrgs", "channel", "/channel/installer", "views/channel/installer/index", "TeamOutlined", "org.view", 1),
+  button("channelOrgsEdit", "channelOrgs", "org.edit", 1),
+  item("channelEndUsers", "channel", "/channel/enduser", "views/channel/enduser/index", "UserOutlined", "enduser.view", 2),
+  button("channelEndUsersEdit", "channelEndUsers", "enduser.edit", 1),
+  item("channelCancel", "channel", "/channel/cancel", "views/channel/cancel/index", "UserDeleteOutlined", "cancel.view", 3),
+  button("channelCancelReview", "channelCancel", "cancel.review", 1),
+  button("channelCancelDelete", "channelCancel", "cancel.delete", 2),
+
+  item("system", null, "/admin", null, "SettingOutlined", null, 90),
+  item("systemUsers", "system", "/admin/user", "views/admin/user/index", "UserOutlined", "sys.user.view", 1),
+  button("systemUsersEdit", "systemUsers", "sys.user.edit", 1),
+  item("systemRoles", "system", "/admin/role", "views/admin/role/index", "SafetyOutlined", "sys.role.view", 2),
+  button("systemRolesEdit", "systemRoles", "sys.role.edit", 1),
+  item("systemMenus", "system", "/admin/menu", "views/admin/menu/index", "MenuOutlined", "sys.menu.view", 3),
+  button("systemMenusEdit", "systemMenus", "sys.menu.edit", 1),
+  item("systemLog", "system", "/admin/log", "views/admin/log/index", "FileSearchOutlined", "sys.log.view", 4),
+  button("systemLogDelete", "systemLog", "sys.log.delete", 1),
+];
