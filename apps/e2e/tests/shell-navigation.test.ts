@@ -180,13 +180,13 @@ describe.skipIf(!CHROMIUM)("console shell: guard, menus, tabs, languages, forced
   it("switches the language of menus, tabs and antd components, in all five languages", async () => {
     await go("/admin/log/index");
     const cases = [
-      ["简体中文", 0, "首页", "zh-CN"],
-      ["Italiano", 2, "Home", "it"],
-      ["Español", 3, "Inicio", "es"],
-      ["日本語", 4, "ホーム", "ja"],
-      ["English", 1, "Home", "en-US"],
+      ["简体中文", 0, "首页", "zh-CN", "关闭"],
+      ["Italiano", 2, "Home", "it", "Chiudi"],
+      ["Español", 3, "Inicio", "es", "Cerrar"],
+      ["日本語", 4, "ホーム", "ja", "閉じる"],
+      ["English", 1, "Home", "en-US", "Close"],
     ] as const;
-    for (const [language, index, home, lang] of cases) {
+    for (const [language, index, home, lang, close] of cases) {
       await page.getByTestId("language-select").click();
       await page.getByTitle(language, { exact: true }).click();
       await expect.poll(() => page.getByTestId("menu:/admin").textContent()).toBe(SYSTEM_LABELS[index]);
@@ -196,6 +196,11 @@ describe.skipIf(!CHROMIUM)("console shell: guard, menus, tabs, languages, forced
       await expect.poll(() => page.locator('[data-testid="tab"][data-path="/wel/index"]').textContent()).toBe(home);
       await expect.poll(() => page.title()).toBe(LOGS_LABELS[index]);
       expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
+      // antd's own texts follow too (its locale loads with the language).
+      await page.getByTestId("settings-button").click();
+      await expect.poll(() => page.locator(".ant-drawer-close").getAttribute("aria-label")).toBe(close);
+      await page.keyboard.press("Escape");
+      await expect.poll(() => page.locator(".ant-drawer-close").isVisible()).toBe(false);
       await page.getByTestId("menu:/admin").click();
       await expect.poll(() => page.getByTestId("menu:/admin/user").textContent()).toBe(USERS_LABELS[index]);
       await page.getByTestId("menu:/admin").click();

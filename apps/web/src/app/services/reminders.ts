@@ -1,5 +1,6 @@
 import type { ReminderMessage } from "@ess/contracts";
 import { REALTIME_HEARTBEAT_MS, reminderDestination } from "@ess/contracts/realtime/destinations.ts";
+import i18next from "i18next";
 import { sessionStore } from "../session.ts";
 
 /** Reconnection pause after a lost connection. */
@@ -25,7 +26,8 @@ export async function connectReminders(onReminder: (reminder: ReminderMessage) =
         void c.deactivate();
         return;
       }
-      c.connectHeaders = { Authorization: `Bearer ${token}` };
+      // The gateway's refusals come back in the console's language.
+      c.connectHeaders = { Authorization: `Bearer ${token}`, "accept-language": i18next.language };
     },
     onConnect: () => {
       const user = sessionStore.get()?.userInfo?.user;
