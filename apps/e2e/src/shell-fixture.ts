@@ -18,14 +18,20 @@ export function menuLabels(key: string): string[] {
 export async function startShellConsole(env: Record<string, string> = {}) {
   const started = await startInProcess({ ESS_ADMIN_PASSWORD: ADMIN_PASSWORD, ESS_CAPTCHA: "off", ...env });
   const app = started.runtime.app;
+  // One sign-in for all set-up calls (the server refuses the same sign-in repeated at once).
+  let token: string | null = null;
   /** Calls the API as the administrator (for setting up data through the real routes). */
   const asAdmin = async (method: "GET" | "POST", url: string, payload?: object) => {
-    const login = await app.inject({
-      method: "POST",
-      url: "/login?grant_type=admin",
-      payload: { username: "admin", password: ADMIN_PASSWORD },
-    });
-    const token = (login.json() as { data: { access_token: string } }).data.access_token;
+    if (!token) {
+      const login = await app.inject({
+        method: "POST",
+        url: "/login?grant_type=admin",
+        payload: { username: "admin", password: ADMIN_PASSWORD },
+      });
+      const answer = login.json() as { data: { access_token: string } | null };
+      if (!answer.data) throw new Error(`administrator sign-in failed: ${login.body}`);
+      token = answer.data.access_token;
+    }
     const response = await app.inject({
       method,
       url,

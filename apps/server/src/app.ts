@@ -8,11 +8,17 @@ import type { Db } from "./db/db.ts";
 import type { RouteEntry } from "./http/augment.ts";
 import { installErrorHandling } from "./http/error-handler.ts";
 import { registerOpenApi } from "./http/openapi.ts";
+import { installRequestGuards } from "./http/request-guards.ts";
 import { registerStaticWeb } from "./http/static-web.ts";
 import { localeOf, type Translate } from "./i18n/translator.ts";
 import { registerAuthRoutes } from "./modules/auth/auth.routes.ts";
 import { createAuthService } from "./modules/auth/auth.service.ts";
-import { createSignInGuard } from "./modules/auth/sign-in-guard.ts";
+import { createChallenges } from "./modules/auth/challenges.ts";
+import { registerMobileRoutes } from "./modules/auth/mobile.routes.ts";
+import { logSmsSender, type SmsSender, type SocialProvider } from "./modules/auth/mobile-sign-in.ts";
+import { createRateCounter } from "./modules/auth/rate-counter.ts";
+import { createSignInGuard, DEFAULT_SIGN_IN_POLICY, type SignInPolicy } from "./modules/auth/sign-in-guard.ts";
+import { registerCaptchaRoutes } from "./modules/captcha/captcha.routes.ts";
 import { registerErrorLogRoutes } from "./modules/logs/error-log.routes.ts";
 import { registerMenuRoutes } from "./modules/menus/menu.routes.ts";
 import { registerRealtime } from "./modules/realtime/realtime.routes.ts";
@@ -37,6 +43,16 @@ export interface AppDeps {
   metrics?: Metrics;
   logger?: FastifyServerOptions["logger"];
   checkResponses?: boolean;
+  /** Sign-in protection; `captcha: false` is ESS_CAPTCHA=off. */
+  signIn?: Partial<SignInPolicy>;
+  /** ESS_DEMO_MODE. */
+  demoMode?: boolean;
+  /** ESS_REPEAT_GUARD_MS (default 1000). */
+  repeatGuardMs?: number;
+  /** Delivers SMS sign-in codes (default: the server log). */
+  smsSender?: SmsSender;
+  /** Social sign-in providers (none by default). */
+  socialProviders?: readonly SocialProvider[];
   /** Registers extra routes before the app is sealed (tests). */
   extend?: (app: FastifyInstance) => void;
 }
@@ -80,6 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(() => (data) => (typeof data === "string" ? data : JSON.stringify(data)));
 
   installErrorHandling(app);
+  installRequestGuards(app, { demoMode: deps.demoMode ?? false, repeatWindowMs: deps.repeatGuardMs ?? 1000 });
   instrumentHttp(app, metrics);
   await registerOpenApi(app);
   await app.register(websocket, {
@@ -97,7 +114,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate("auth", auth.authenticator);
 
   registerSystemRoutes(app, { db: deps.db, broker: deps.broker, metrics });
-  registerAuthRoutes(app, auth, createSignInGuard());
+  const challenges = createChallenges(deps.db);
+  const counter = createRateCounter(deps.db);
+  const policy = { ...DEFAULT_SIGN_IN_POLICY, ...deps.signIn };
+  if (!policy.captcha) app.log.warn("ESS_CAPTCHA=off: sign-in accepts a password without captcha or slide verification");
+  registerAuthRoutes(app, auth, createSignInGuard(deps.db, challenges, counter, policy));
+  registerCaptchaRoutes(app, challenges, counter);
+  registerMobileRoutes(app, {
+    db: deps.db,
+    auth,
+    challenges,
+    counter,
+    sms: deps.smsSender ?? logSmsSender(app.log),
+    social: deps.socialProviders ?? [],
+  });
   registerMenuRoutes(app, deps.db);
   registerErrorLogRoutes(app, deps.db);
   const realtime = deps.realtime ?? createRealtimeHub();

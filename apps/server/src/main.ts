@@ -48,6 +48,8 @@ async function main() {
       say(`  Sign in as "${ADMIN_USERNAME}" with the password chosen at the first start.`);
     }
     say(`  API documentation: ${runtime.url}api/docs`);
+    if (config.ESS_CAPTCHA === "off") say("  WARNING: captcha and slide verification are off (ESS_CAPTCHA=off).");
+    if (config.ESS_DEMO_MODE === "on") say("  Demo mode: changes are refused (ESS_DEMO_MODE=on).");
     say(
       `  MQTT broker for devices: ${redactUrl(runtime.brokerUrl)}${config.MQTT_URL ? "" : ` (embedded; WebSocket at ${runtime.url.replace(/^http/, "ws")}mqtt)`}`,
     );

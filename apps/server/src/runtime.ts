@@ -96,6 +96,9 @@ export async function startRuntime(config: Config, options: { extend?: AppDeps["
         redact: { paths: ["req.headers.authorization", "req.body.password"], censor: "***" },
       },
       checkResponses: config.NODE_ENV === "test",
+      signIn: { captcha: config.ESS_CAPTCHA === "on" },
+      demoMode: config.ESS_DEMO_MODE === "on",
+      repeatGuardMs: config.ESS_REPEAT_GUARD_MS,
       extend: options.extend,
     });
     closers.push(() => app.close());

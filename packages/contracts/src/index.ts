@@ -3,16 +3,20 @@ export * from "./list.ts";
 export * from "./realtime/realtime.routes.ts";
 export * from "./route.ts";
 export * from "./routes/auth.routes.ts";
+export * from "./routes/captcha.routes.ts";
 export * from "./routes/error-log.routes.ts";
 export * from "./routes/menu.routes.ts";
+export * from "./routes/mobile.routes.ts";
 export * from "./routes/system.routes.ts";
 export * from "./routes/token.routes.ts";
 export * from "./validation.ts";
 
 import { realtimeRoutes } from "./realtime/realtime.routes.ts";
 import { authRoutes } from "./routes/auth.routes.ts";
+import { captchaRoutes } from "./routes/captcha.routes.ts";
 import { errorLogRoutes } from "./routes/error-log.routes.ts";
 import { menuRoutes } from "./routes/menu.routes.ts";
+import { mobileRoutes } from "./routes/mobile.routes.ts";
 import { systemRoutes } from "./routes/system.routes.ts";
 import { tokenRoutes } from "./routes/token.routes.ts";
 
@@ -26,5 +30,7 @@ export const API = {
   token: tokenRoutes,
   menu: menuRoutes,
   errorLog: errorLogRoutes,
+  captcha: captchaRoutes,
+  mobile: mobileRoutes,
   realtime: realtimeRoutes,
 } as const;

@@ -50,8 +50,11 @@ export interface RouteContract {
   readonly audit?: boolean;
   /** Extra request fields masked in the operation log (passwords and tokens are always masked). */
   readonly secrets?: readonly string[];
-  /** In demo mode changes answer 423; `allowed` marks the few a visitor needs (sign-in, sign-out). */
-  readonly demo?: "allowed";
+  /**
+   * Demo mode (spec §8): changes answer 423, except routes marked `allowed` that a visitor needs
+   * (sign-in, sign-out); routes marked `hidden` (other people's personal data) answer 479 even to reads.
+   */
+  readonly demo?: "allowed" | "hidden";
 }
 
 export function defineRoute<const C extends RouteContract>(contract: C): C {

@@ -7,6 +7,7 @@ describe("configuration from the environment", () => {
     expect(config).toMatchObject({ HOST: "127.0.0.1", PORT: 7072, MQTT_PORT: 1884, DATA_DIR: "./data", LOG_LEVEL: "info" });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.MQTT_URL).toBeUndefined();
+    expect(config).toMatchObject({ ESS_CAPTCHA: "on", ESS_DEMO_MODE: "off", ESS_REPEAT_GUARD_MS: 1000 });
   });
 
   it("treats an empty variable as unset", () => {
@@ -21,6 +22,7 @@ describe("configuration from the environment", () => {
       'DATABASE_URL="mysql://x" is not valid: expected a postgres:// or postgresql:// connection URL.',
     ],
     [{ MQTT_PORT: "1883" }, 'MQTT_PORT="1883" is not valid: expected a port other than 1883 (kept free for a system broker).'],
+    [{ ESS_CAPTCHA: "no" }, 'ESS_CAPTCHA="no" is not valid: expected on or off.'],
     [{ LOG_LEVEL: "loud" }, 'LOG_LEVEL="loud" is not valid: expected one of fatal, error, warn, info, debug, trace, silent.'],
     [
       { ESS_ADMIN_PASSWORD: "short" },

@@ -55,6 +55,17 @@ export const configSchema = z.object({
     .min(0, "a whole number of seconds from 0 to 300")
     .max(300, "a whole number of seconds from 0 to 300")
     .default(10),
+  /** Captcha and slide verification at sign-in; `off` for automated API clients and tests. */
+  ESS_CAPTCHA: z.enum(["on", "off"], { message: "on or off" }).default("on"),
+  /** Demo mode: changes answer 423, other people's data 479 (spec §8). */
+  ESS_DEMO_MODE: z.enum(["on", "off"], { message: "on or off" }).default("off"),
+  /** An identical change repeated within this many ms answers 000 "too frequent" (0 disables). */
+  ESS_REPEAT_GUARD_MS: z.coerce
+    .number({ message: "a whole number of milliseconds from 0 to 60000" })
+    .int("a whole number of milliseconds from 0 to 60000")
+    .min(0, "a whole number of milliseconds from 0 to 60000")
+    .max(60_000, "a whole number of milliseconds from 0 to 60000")
+    .default(1000),
   ESS_SHUTDOWN_TIMEOUT_MS: positiveInt(4_000, "a whole number of milliseconds above 0"),
   ESS_WEB_DIST: z.string().optional(),
   /** Simulated devices started with the server (npm start runs a demo fleet). */

@@ -16,6 +16,8 @@ export async function startTestRuntime(env: Record<string, string> = {}): Promis
     LOG_LEVEL: "silent",
     ESS_ADMIN_PASSWORD: "Admin12345",
     NODE_ENV: "test",
+    // Other features' tests sign in through the API; the captcha has tests of its own.
+    ESS_CAPTCHA: "off",
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...env,
   });

@@ -22,7 +22,8 @@ export const tempDataDir = (prefix = "ess-data-") => mkdtempSync(join(tmpdir(), 
 
 /**
  * Starts the real server entry point (`node apps/server/src/main.ts`) on free ports, with the
- * given environment on top of a clean one.
+ * given environment on top of a clean one. Sign-in needs no captcha (ESS_CAPTCHA=off) unless the
+ * environment given says ESS_CAPTCHA=on.
  */
 export function startServerProcess(env: Record<string, string>): ServerProcess {
   const child = spawn(process.execPath, [MAIN], {
@@ -33,6 +34,7 @@ export function startServerProcess(env: Record<string, string>): ServerProcess {
       PORT: "0",
       MQTT_PORT: "0",
       LOG_LEVEL: "warn",
+      ESS_CAPTCHA: "off",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { buildApp } from "../../src/app.ts";
+import { type AppDeps, buildApp } from "../../src/app.ts";
 import type { Db } from "../../src/db/db.ts";
 import { createTranslator } from "../../src/i18n/translator.ts";
 import { seedFoundation } from "../../src/seed/foundation.seed.ts";
@@ -24,7 +24,11 @@ export async function createTestApp(
     accessTokenTtlS?: number;
     sessionCacheS?: number;
     extend?: (app: FastifyInstance) => void;
-  } = {},
+    /** Captcha and slide verification at sign-in: off unless a test is about them (as ESS_CAPTCHA=off). */
+    captcha?: boolean;
+    /** The 000 repeat guard: off unless a test is about it (tests repeat identical calls on purpose). */
+    repeatGuardMs?: number;
+  } & Pick<AppDeps, "signIn" | "demoMode" | "smsSender" | "socialProviders"> = {},
 ): Promise<TestApp> {
   const db = await createTestDb();
   await seedFoundation(db, ADMIN_PASSWORD);
@@ -41,6 +45,11 @@ export async function createTestApp(
     webDist: null,
     checkResponses: true,
     extend: options.extend,
+    signIn: { ...options.signIn, captcha: options.captcha ?? false },
+    repeatGuardMs: options.repeatGuardMs ?? 0,
+    demoMode: options.demoMode ?? false,
+    ...(options.smsSender ? { smsSender: options.smsSender } : {}),
+    ...(options.socialProviders ? { socialProviders: options.socialProviders } : {}),
   });
   await app.ready();
   return {

@@ -14,6 +14,8 @@ export const loginBody = z.object({
   /** Captcha: the random key the image was fetched with, and the characters read from it. */
   randomStr: z.string().max(64).optional(),
   code: z.string().max(16).optional(),
+  /** Or the proof a solved slide puzzle gave (POST /code/check). */
+  slideProof: z.string().max(128).optional(),
 });
 
 /** A new password: the rule of spec §5 (6–20 characters, letters and digits). */
@@ -70,7 +72,7 @@ export const authRoutes = {
     query: z.object({ grant_type: z.literal("admin") }),
     body: loginBody,
     data: tokenAnswer,
-    secrets: ["code"],
+    secrets: ["code", "slideProof"],
     demo: "allowed",
   }),
   userInfo: defineRoute({

@@ -17,9 +17,9 @@ function requireClient(request: FastifyRequest) {
 export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, guard: SignInGuard) {
   bindRoute(app, API.auth.login, async ({ request, input }) => {
     const tenantId = tenantOf(request);
-    await guard.checkProof(request, input.body);
-    const user = await guard.signIn(tenantId, input.body.username, request.ip, () =>
-      auth.verifyCredentials(tenantId, input.body.username, input.body.password),
+    const { username, password, ...proof } = input.body;
+    const user = await guard.passwordSignIn({ tenantId, username, ip: request.ip, ...proof }, () =>
+      auth.verifyCredentials(tenantId, username, password),
     );
     const session = await auth.openSession(user, request.ip);
     return {

@@ -1,22 +1,108 @@
-import type { FastifyRequest } from "fastify";
+import { createHash } from "node:crypto";
+import { SIGN_IN_LIMITS } from "@ess/domain";
+import type { Db } from "../../db/db.ts";
 import { AppError } from "../../http/errors.ts";
 import type { UserRecord } from "./auth.repository.ts";
+import type { Challenges } from "./challenges.ts";
+import type { RateCounter } from "./rate-counter.ts";
 
-/** What stands between a sign-in request and the password check. */
-export interface SignInGuard {
-  /** Captcha or slide-verification proof (428 when missing or wrong). */
-  checkProof(request: FastifyRequest, body: { randomStr?: string | undefined; code?: string | undefined }): Promise<void>;
-  /** Runs the password check, counting failures; 426 on wrong credentials. */
-  signIn(tenantId: number, username: string, ip: string, verify: () => Promise<UserRecord | null>): Promise<UserRecord>;
+export interface SignInPolicy {
+  /** Require a captcha or slide proof with the password (ESS_CAPTCHA). */
+  captcha: boolean;
+  accountFailures: number;
+  lockMinutes: number;
+  addressFailures: number;
+  addressWindowMinutes: number;
 }
 
-export function createSignInGuard(): SignInGuard {
+export const DEFAULT_SIGN_IN_POLICY: SignInPolicy = { captcha: true, ...SIGN_IN_LIMITS };
+
+export interface PasswordAttempt {
+  tenantId: number;
+  username: string;
+  ip: string;
+  randomStr?: string | undefined;
+  code?: string | undefined;
+  slideProof?: string | undefined;
+}
+
+export const proofKey = (proof: string) => createHash("sha256").update(proof).digest("hex");
+
+interface LockState {
+  id: number;
+  status: number;
+  failed_logins: number;
+  locked_until: Date | null;
+  cooled_down: boolean;
+}
+
+/**
+ * Everything between a password sign-in request and the session: the address limit (429), the
+ * captcha or slide proof (428), the password check (426) with its failure count that locks the
+ * account, and the lock itself — released by an administrator or, for a lock that failures
+ * caused, by the cool-down.
+ */
+export function createSignInGuard(db: Db, challenges: Challenges, counter: RateCounter, policy: SignInPolicy) {
+  const windowS = policy.addressWindowMinutes * 60;
+
+  async function checkProof(attempt: PasswordAttempt) {
+    if (!policy.captcha) return;
+    let outcome: string;
+    if (attempt.slideProof) outcome = await challenges.consume("slide-proof", proofKey(attempt.slideProof), "1");
+    else if (attempt.randomStr && attempt.code) outcome = await challenges.consume("captcha", attempt.randomStr, attempt.code);
+    else throw new AppError("badCaptcha", "auth:captcha.required");
+    if (outcome !== "ok") throw new AppError("badCaptcha");
+  }
+
+  async function lockState(tenantId: number, username: string) {
+    const { rows } = await db.query<LockState>(
+      `SELECT id, status, failed_logins, locked_until, locked_until IS NOT NULL AND locked_until <= now() AS cooled_down
+         FROM sys_user WHERE tenant_id = $1 AND lower(username) = lower($2) AND deleted_at IS NULL`,
+      [tenantId, username],
+    );
+    const state = rows[0];
+    if (state?.status === 1 && state.cooled_down) {
+      await db.query("UPDATE sys_user SET status = 0, failed_logins = 0, locked_until = NULL WHERE id = $1", [state.id]);
+      return { ...state, status: 0, failed_logins: 0, locked_until: null };
+    }
+    return state;
+  }
+
+  async function countFailure(ip: string, state: LockState | undefined) {
+    await counter.hit("sign-in-address", ip, windowS);
+    if (state?.status !== 0) return;
+    await db.query(
+      `UPDATE sys_user SET failed_logins = failed_logins + 1,
+              status = CASE WHEN failed_logins + 1 >= $2 THEN 1 ELSE status END,
+              locked_until = CASE WHEN failed_logins + 1 >= $2 THEN now() + make_interval(mins => $3) ELSE locked_until END
+        WHERE id = $1`,
+      [state.id, policy.accountFailures, policy.lockMinutes],
+    );
+  }
+
   return {
-    async checkProof() {},
-    async signIn(_tenantId, _username, _ip, verify) {
+    policy,
+
+    async passwordSignIn(attempt: PasswordAttempt, verify: () => Promise<UserRecord | null>): Promise<UserRecord> {
+      if ((await counter.peek("sign-in-address", attempt.ip, windowS)) >= policy.addressFailures) {
+        throw new AppError("rateLimited", "auth:login.addressBlocked", { minutes: policy.addressWindowMinutes });
+      }
+      await checkProof(attempt);
+      const state = await lockState(attempt.tenantId, attempt.username);
       const user = await verify();
-      if (!user) throw new AppError("badCredentials");
+      if (!user) {
+        await countFailure(attempt.ip, state);
+        throw new AppError("badCredentials");
+      }
+      if (state?.status === 1) {
+        if (!state.locked_until) throw new AppError("business", "auth:login.locked");
+        const minutes = Math.max(1, Math.ceil((state.locked_until.getTime() - Date.now()) / 60_000));
+        throw new AppError("business", "auth:login.lockedFor", { minutes });
+      }
+      if (state && state.failed_logins > 0) await db.query("UPDATE sys_user SET failed_logins = 0 WHERE id = $1", [state.id]);
       return user;
     },
   };
 }
+
+export type SignInGuard = ReturnType<typeof createSignInGuard>;
