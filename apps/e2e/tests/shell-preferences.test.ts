@@ -12,7 +12,8 @@ describe.skipIf(!CHROMIUM)("console shell: themes, colours, switches, lock, scre
   beforeAll(async () => {
     ({ url, stop } = await startShellConsole());
     browser = await launchBrowser();
-    page = await browser.newPage({ locale: "en-US", viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({ locale: "en-US", viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
     await signIn(page, url);
   });
   afterAll(async () => {
@@ -92,6 +93,18 @@ describe.skipIf(!CHROMIUM)("console shell: themes, colours, switches, lock, scre
   });
 
   it("clears the lock when the user signs in again instead", async () => {
+    await page.getByTestId("lock-button").click();
+    await page.getByTestId("lock-password").fill("Quiet2025");
+    await page.locator("#lock-submit").click();
+    await page.waitForURL(/#\/lock\/pages1$/);
+    // Signing in anew (another browser tab of the same profile) clears the lock too.
+    const other = await page.context().newPage();
+    await signIn(other, url);
+    expect(hashPath(other)).toBe("/wel/index");
+    await other.close();
+    await page.reload();
+    await page.waitForURL(/#\/wel\/index$/);
+
     await page.getByTestId("lock-button").click();
     await page.getByTestId("lock-password").fill("Quiet2025");
     await page.locator("#lock-submit").click();

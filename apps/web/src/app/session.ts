@@ -17,6 +17,12 @@ export interface Session {
 
 const KEY = "ess.session";
 const listeners = new Set<() => void>();
+const signInListeners = new Set<() => void>();
+
+/** Runs at every successful sign-in (the lock clears then, spec §4). */
+export function onSignIn(listener: () => void) {
+  signInListeners.add(listener);
+}
 let current: Session | null = read();
 
 function read(): Session | null {
@@ -53,6 +59,7 @@ export const sessionStore = {
       userInfo: null,
       permissions: {},
     });
+    for (const listener of signInListeners) listener();
   },
   setUserInfo(info: UserInfo) {
     if (!current) return;

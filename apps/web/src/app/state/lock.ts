@@ -1,3 +1,4 @@
+import { onSignIn } from "../session.ts";
 import { persistedStore, useStore } from "./persisted-store.ts";
 
 /**
@@ -49,3 +50,5 @@ export async function unlockWith(password: string): Promise<string | null> {
 
 /** Signing in again or a token refresh clears the lock (spec §4). */
 export const clearLock = () => lockStore.reset();
+
+onSignIn(clearLock);
