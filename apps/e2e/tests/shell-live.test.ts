@@ -87,7 +87,7 @@ describe.skipIf(!CHROMIUM)("console shell: error log, reminders, version check, 
       () => JSON.parse(sessionStorage.getItem("ess.session") ?? "{}").userInfo.user as { id: number; tenantId: number },
     );
     const destination = reminderDestination(user.tenantId, user.id);
-    await expect.poll(() => console_.runtime.app.realtime.subscriberCount(destination), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => console_.runtime.realtime.subscriberCount(destination), { timeout: 15_000 }).toBe(1);
     const token = await page.evaluate(() => JSON.parse(sessionStorage.getItem("ess.session") ?? "{}").access_token as string);
     const response = await console_.runtime.app.inject({
       method: "POST",
@@ -103,8 +103,8 @@ describe.skipIf(!CHROMIUM)("console shell: error log, reminders, version check, 
 
     // A dropped connection comes back by itself (reconnection every 5 s) and subscribes again.
     for (const socket of console_.runtime.app.websocketServer.clients) socket.terminate();
-    await expect.poll(() => console_.runtime.app.realtime.subscriberCount(destination)).toBe(0);
-    await expect.poll(() => console_.runtime.app.realtime.subscriberCount(destination), { timeout: 12_000 }).toBe(1);
+    await expect.poll(() => console_.runtime.realtime.subscriberCount(destination)).toBe(0);
+    await expect.poll(() => console_.runtime.realtime.subscriberCount(destination), { timeout: 12_000 }).toBe(1);
   });
 
   it("notices a new build on navigation and reloads about 3 seconds later", async () => {

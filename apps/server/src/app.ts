@@ -132,7 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorLogRoutes(app, deps.db);
   const realtime = deps.realtime ?? createRealtimeHub();
   app.decorate("realtime", realtime);
-  registerRealtime(app, { db: deps.db, hub: realtime, translator: deps.translator });
+  registerRealtime(app, { db: deps.db, hub: realtime, translator: deps.translator, metrics });
 
   if (deps.brokerWebSocket) {
     const feed = deps.brokerWebSocket;

@@ -6,6 +6,7 @@ import type { Db } from "./db/db.ts";
 import { migrate } from "./db/migrate.ts";
 import { openDatabase } from "./db/open.ts";
 import { createTranslator } from "./i18n/translator.ts";
+import { createRealtimeHub, type RealtimeHub } from "./modules/realtime/realtime-hub.ts";
 import { createBrokerAuthority } from "./mqtt/broker-authority.ts";
 import { connectBus, type MqttBus } from "./mqtt/bus.ts";
 import { type EmbeddedBroker, startEmbeddedBroker } from "./mqtt/embedded-broker.ts";
@@ -23,6 +24,8 @@ export interface Runtime {
   /** The broker devices connect to (embedded or external). */
   brokerUrl: string;
   seed: SeedOutcome;
+  /** Live pushes to the consoles; the same hub the gateway at /act/ws serves (ingest publishes here). */
+  realtime: RealtimeHub;
   close(): Promise<void>;
 }
 
@@ -78,10 +81,13 @@ export async function startRuntime(config: Config, options: { extend?: AppDeps["
       });
     }
     closers.push(() => bus.close());
+    // One hub for the process: the gateway serves it, and modules outside HTTP (ingest) publish to it.
+    const realtime = createRealtimeHub();
     const consumer = await startTelemetryConsumer(db, bus, metrics);
     closers.push(() => consumer.stop());
 
     const app = await buildApp({
+      realtime,
       db,
       translator,
       broker: bus,
@@ -119,6 +125,7 @@ export async function startRuntime(config: Config, options: { extend?: AppDeps["
       url: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}/`,
       brokerUrl,
       seed,
+      realtime,
       close: closeAll,
     };
   } catch (error) {

@@ -74,6 +74,9 @@ describe("the live-push gateway at /act/ws", () => {
     admin.client.subscribe(reminderDestination(1, adminId), (m) => adminGot.push(m), { receipt: "s1" });
     operator.client.subscribe(reminderDestination(1, operatorId), (m) => operatorGot.push(m));
     await expect.poll(() => t.app.realtime.subscriberCount()).toBe(2);
+    const metrics = (await t.app.inject({ method: "GET", url: "/metrics" })).body;
+    expect(metrics).toMatch(/^ess_realtime_connections 2$/m);
+    expect(metrics).toMatch(/^ess_realtime_subscriptions 2$/m);
 
     const response = await sendReminder(adminToken, {
       userId: operatorId,

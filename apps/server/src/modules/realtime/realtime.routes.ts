@@ -9,10 +9,12 @@ import {
 } from "@ess/contracts";
 import type { Locale } from "@ess/domain";
 import type { FastifyInstance } from "fastify";
+import { Gauge } from "prom-client";
 import type { Db } from "../../db/db.ts";
 import { notFound } from "../../http/errors.ts";
 import { bindRoute } from "../../http/route.ts";
 import type { Translate } from "../../i18n/translator.ts";
+import type { Metrics } from "../../observability/metrics.ts";
 import type { RealtimeHub } from "./realtime-hub.ts";
 import { handleStompConnection } from "./stomp-gateway.ts";
 
@@ -33,9 +35,26 @@ export function sendReminder(
  */
 export function registerRealtime(
   app: FastifyInstance,
-  deps: { db: Db; hub: RealtimeHub; translator: (locale: Locale) => Translate },
+  deps: { db: Db; hub: RealtimeHub; translator: (locale: Locale) => Translate; metrics: Metrics },
 ) {
   const { hub, db } = deps;
+  let connections = 0;
+  new Gauge({
+    name: "ess_realtime_connections",
+    help: "Open live-push (STOMP) connections",
+    registers: [deps.metrics.registry],
+    collect() {
+      this.set(connections);
+    },
+  });
+  new Gauge({
+    name: "ess_realtime_subscriptions",
+    help: "Live-push subscriptions in this process",
+    registers: [deps.metrics.registry],
+    collect() {
+      this.set(hub.subscriberCount());
+    },
+  });
   hub.authorise(
     REMINDER_PATTERN,
     (caller, params) => params.tenantId === String(caller.tenantId) && params.userId === String(caller.userId),
@@ -45,13 +64,16 @@ export function registerRealtime(
     REALTIME_PATH,
     // Authentication happens in the STOMP CONNECT frame (browsers cannot set headers on a WebSocket).
     { websocket: true, config: { access: { public: true } }, schema: { hide: true } },
-    (socket, request) =>
+    (socket, request) => {
+      connections++;
+      socket.once("close", () => connections--);
       handleStompConnection(socket, request, {
         hub,
         auth: app.auth,
         translator: deps.translator,
         heartbeatMs: REALTIME_HEARTBEAT_MS,
-      }),
+      });
+    },
   );
 
   bindRoute(app, API.realtime.sendReminder, async ({ input, auth }) => {
