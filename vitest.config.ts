@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { apiPaths } from "./apps/web/build/api-paths.ts";
 
 /**
  * One run, three projects: unit tests beside the code, server integration tests against a
@@ -9,6 +10,9 @@ export default defineConfig({
     reporters: ["default", "./scripts/summary-reporter.ts"],
     projects: [
       {
+        // The web's build-time module and values, for its units.
+        plugins: [apiPaths()],
+        define: { __APP_VERSION__: '"3.11.0"', __APP_BUILD__: '"v-test"', __APP_BUILT_AT__: '"2025-01-01T00:00:00.000Z"' },
         test: {
           name: "unit",
           include: ["packages/*/src/**/*.test.ts", "apps/*/src/**/*.test.{ts,tsx}"],
@@ -31,6 +35,8 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // A browser on a busy 2-core machine can take more than the default second to settle.
+          expect: { poll: { timeout: 10_000, interval: 100 } },
         },
       },
     ],

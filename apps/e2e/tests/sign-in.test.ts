@@ -38,7 +38,9 @@ describe.skipIf(!CHROMIUM)("signing in to the console in Chromium", () => {
     // The session lives in session storage: a reload keeps it; signing out ends it.
     await page.reload();
     await expect.poll(() => page.getByTestId("home-greeting").isVisible()).toBe(true);
-    await page.getByTestId("sign-out").click();
+    await page.getByTestId("user-menu").click();
+    await page.getByTestId("logout-link").click();
+    await page.getByRole("button", { name: "OK" }).click();
     await page.waitForURL(/#\/login$/);
     await page.goto(`${url}#/wel/index`);
     await page.waitForURL(/#\/login$/);
@@ -48,8 +50,7 @@ describe.skipIf(!CHROMIUM)("signing in to the console in Chromium", () => {
     const page = await browser.newPage({ locale: "ja-JP" });
     await page.goto(url);
     await expect.poll(() => page.getByRole("button", { name: "ログイン" }).isVisible()).toBe(true);
-    await page.getByTestId("language-select").click();
-    await page.getByTitle("Italiano").click();
+    await page.getByTestId("language-select").selectOption("it");
     await expect.poll(() => page.getByRole("button", { name: "Accedi" }).isVisible()).toBe(true);
     await page.reload();
     await expect.poll(() => page.getByRole("button", { name: "Accedi" }).isVisible()).toBe(true);

@@ -21,6 +21,8 @@ import { createSignInGuard, DEFAULT_SIGN_IN_POLICY, type SignInPolicy } from "./
 import { registerCaptchaRoutes } from "./modules/captcha/captcha.routes.ts";
 import { registerErrorLogRoutes } from "./modules/logs/error-log.routes.ts";
 import { registerMenuRoutes } from "./modules/menus/menu.routes.ts";
+import { registerRealtime } from "./modules/realtime/realtime.routes.ts";
+import { createRealtimeHub, type RealtimeHub } from "./modules/realtime/realtime-hub.ts";
 import { type ReadinessProbe, registerSystemRoutes } from "./modules/system/system.routes.ts";
 import { registerTelemetryRoutes } from "./modules/telemetry/telemetry.routes.ts";
 import type { TelemetryServices } from "./modules/telemetry/telemetry.runtime.ts";
@@ -39,6 +41,8 @@ export interface AppDeps {
   accessTokenTtlS: number;
   refreshTokenTtlS: number;
   sessionCacheS?: number;
+  /** The live-push hub; made here unless the runtime shares one with other parts (ingest). */
+  realtime?: RealtimeHub;
   webDist?: string | null;
   metrics?: Metrics;
   logger?: FastifyServerOptions["logger"];
@@ -130,6 +134,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerMenuRoutes(app, deps.db);
   registerErrorLogRoutes(app, deps.db);
+  const realtime = deps.realtime ?? createRealtimeHub();
+  app.decorate("realtime", realtime);
+  registerRealtime(app, { db: deps.db, hub: realtime, translator: deps.translator, metrics });
   registerTelemetryRoutes(app, { db: deps.db, requests: deps.telemetry?.requests ?? null });
 
   if (deps.brokerWebSocket) {

@@ -2,12 +2,13 @@ import { hostname } from "node:os";
 import { PRODUCT } from "@ess/domain";
 import type { FastifyInstance } from "fastify";
 import { pino } from "pino";
-import { buildApp } from "./app.ts";
+import { type AppDeps, buildApp } from "./app.ts";
 import type { Config } from "./config/config.ts";
 import type { Db } from "./db/db.ts";
 import { migrate } from "./db/migrate.ts";
 import { openDatabase } from "./db/open.ts";
 import { createTranslator } from "./i18n/translator.ts";
+import { createRealtimeHub, type RealtimeHub } from "./modules/realtime/realtime-hub.ts";
 import { startTelemetry, type TelemetryServices } from "./modules/telemetry/telemetry.runtime.ts";
 import { createBrokerAuthority } from "./mqtt/broker-authority.ts";
 import { connectBus, type MqttBus } from "./mqtt/bus.ts";
@@ -27,6 +28,8 @@ export interface Runtime {
   brokerUrl: string;
   seed: SeedOutcome;
   telemetry: TelemetryServices;
+  /** Live pushes to the consoles; the same hub the gateway at /act/ws serves (ingest publishes here). */
+  realtime: RealtimeHub;
   close(): Promise<void>;
 }
 
@@ -35,7 +38,7 @@ export interface Runtime {
  * a handle whose close() undoes it in reverse. Anything that fails on the way closes what was
  * already open before the error propagates.
  */
-export async function startRuntime(config: Config): Promise<Runtime> {
+export async function startRuntime(config: Config, options: { extend?: AppDeps["extend"] } = {}): Promise<Runtime> {
   const closers: (() => Promise<unknown>)[] = [];
   const closeAll = async () => {
     for (const close of closers.reverse()) await close().catch(() => {});
@@ -88,6 +91,8 @@ export async function startRuntime(config: Config): Promise<Runtime> {
       });
     }
     closers.push(() => bus.close());
+    // One hub for the process: the gateway serves it, and modules outside HTTP (ingest) publish to it.
+    const realtime = createRealtimeHub();
     const telemetry = await startTelemetry(
       { db, bus, router, metrics, log },
       {
@@ -101,6 +106,7 @@ export async function startRuntime(config: Config): Promise<Runtime> {
     router.open();
 
     const app = await buildApp({
+      realtime,
       db,
       translator,
       broker: bus,
@@ -119,6 +125,7 @@ export async function startRuntime(config: Config): Promise<Runtime> {
       signIn: { captcha: config.ESS_CAPTCHA === "on" },
       demoMode: config.ESS_DEMO_MODE === "on",
       repeatGuardMs: config.ESS_REPEAT_GUARD_MS,
+      extend: options.extend,
     });
     closers.push(() => app.close());
     try {
@@ -139,6 +146,7 @@ export async function startRuntime(config: Config): Promise<Runtime> {
       brokerUrl,
       seed,
       telemetry: telemetry.services,
+      realtime,
       close: closeAll,
     };
   } catch (error) {

@@ -1,5 +1,6 @@
 export * from "./envelope.ts";
 export * from "./list.ts";
+export * from "./realtime/realtime.routes.ts";
 export * from "./route.ts";
 export * from "./routes/auth.routes.ts";
 export * from "./routes/captcha.routes.ts";
@@ -11,6 +12,7 @@ export * from "./routes/system.routes.ts";
 export * from "./routes/token.routes.ts";
 export * from "./validation.ts";
 
+import { realtimeRoutes } from "./realtime/realtime.routes.ts";
 import { authRoutes } from "./routes/auth.routes.ts";
 import { captchaRoutes } from "./routes/captcha.routes.ts";
 import { deviceTelemetryRoutes } from "./routes/device-telemetry.routes.ts";
@@ -32,6 +34,7 @@ export const API = {
   errorLog: errorLogRoutes,
   captcha: captchaRoutes,
   mobile: mobileRoutes,
+  realtime: realtimeRoutes,
   deviceTelemetry: deviceTelemetryRoutes,
 } as const;
 export * from "./device/index.ts";

@@ -2,6 +2,7 @@ import type { RouteContract } from "@ess/contracts";
 import type { Locale, RouteAccess } from "@ess/domain";
 import type { Translate } from "../i18n/translator.ts";
 import type { AuthContext, Authenticator } from "../modules/auth/auth.context.ts";
+import type { RealtimeHub } from "../modules/realtime/realtime-hub.ts";
 
 /** One registered method and path with what it requires of its caller. */
 export interface RouteEntry {
@@ -27,6 +28,8 @@ declare module "fastify" {
   }
   interface FastifyInstance {
     auth: Authenticator;
+    /** Live pushes to the consoles (STOMP gateway at /act/ws): publish, register authorisers. */
+    realtime: RealtimeHub;
     /** Validate every answer against its contract (on in tests). */
     checkResponses: boolean;
     /** Every route registered, for the route audit. */

@@ -1,4 +1,4 @@
-import { API, type RouteContract } from "@ess/contracts";
+import { API, REALTIME_PATH, type RouteContract } from "@ess/contracts";
 import { isPermissionId } from "@ess/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
@@ -38,7 +38,7 @@ describe("route audit", () => {
     const outside = t.app.routeTable
       .filter((r) => !r.contract && r.method !== "HEAD")
       .map((r) => r.url)
-      .filter((url) => !url.startsWith("/api/docs") && url !== "/metrics" && url !== "/mqtt");
+      .filter((url) => !url.startsWith("/api/docs") && url !== "/metrics" && url !== "/mqtt" && url !== REALTIME_PATH);
     expect(outside).toEqual([]);
   });
 

@@ -1,7 +1,8 @@
 import { buildPath, type RouteContract, type RouteData, type RouteInput } from "@ess/contracts";
-import { PRODUCT } from "@ess/domain";
+import { PRODUCT } from "@ess/domain/product.ts";
 import i18next from "i18next";
 import { sessionStore } from "../app/session.ts";
+import { tokenClientAuthorization } from "./api.ts";
 
 export const REQUEST_TIMEOUT_MS = 30_000;
 
@@ -52,14 +53,24 @@ function queryString(query: unknown): string {
   return text ? `?${text}` : "";
 }
 
+export interface CallOptions {
+  /** `client`: authorise as the console's OAuth client instead of the user (token refresh). */
+  as?: "user" | "client";
+}
+
 /** Calls one API route with types inferred from its contract; resolves to the envelope's data. */
-export async function call<C extends RouteContract>(contract: C, input: Partial<RouteInput<C>> = {}): Promise<RouteData<C>> {
-  const session = sessionStore.get();
+export async function call<C extends RouteContract>(
+  contract: C,
+  input: Partial<RouteInput<C>> = {},
+  options: CallOptions = {},
+): Promise<RouteData<C>> {
+  const session = options.as === "client" ? null : sessionStore.get();
   const headers: Record<string, string> = {
     "TENANT-ID": String(PRODUCT.defaultTenantId),
     "Accept-Language": i18next.language,
   };
-  if (session) headers.Authorization = `Bearer ${session.access_token}`;
+  if (options.as === "client") headers.Authorization = tokenClientAuthorization();
+  else if (session) headers.Authorization = `Bearer ${session.access_token}`;
   if (input.body !== undefined) headers["Content-Type"] = "application/json";
   const url = buildPath(contract.path, input.params as Record<string, string | number> | undefined) + queryString(input.query);
 

@@ -1,34 +1,65 @@
-import { PRODUCT } from "@ess/domain";
+import { PRODUCT } from "@ess/domain/product.ts";
 import { lazy } from "react";
 import { createHashRouter, Navigate, type RouteObject } from "react-router";
-import { RequireSession } from "./require-session.tsx";
+import { ErrorBoundary } from "../ui/error-boundary.tsx";
+import { Guard } from "./guard.tsx";
+import type { RouteHandle } from "./layout/console-layout.tsx";
 
 const LoginPage = lazy(() => import("../features/auth/pages/login.page.tsx"));
 const HomePage = lazy(() => import("../features/home/pages/home.page.tsx"));
 const DeviceLivePage = lazy(() => import("../features/device-live/pages/device-live.page.tsx"));
+const ConsoleLayout = lazy(() => import("./layout/console-layout.tsx").then((m) => ({ default: m.ConsoleLayout })));
+const LockPage = lazy(() => import("./pages/lock.page.tsx"));
+const LockClock = lazy(() => import("./pages/lock.page.tsx").then((m) => ({ default: m.LockClock })));
+const LockUnlock = lazy(() => import("./pages/lock.page.tsx").then((m) => ({ default: m.LockUnlock })));
+const InfoPage = lazy(() => import("./pages/info.page.tsx"));
+const IframePage = lazy(() => import("./pages/iframe.page.tsx"));
+const AuthRedirectPage = lazy(() => import("./pages/auth-redirect.page.tsx"));
+const MenuPage = lazy(() => import("./pages/menu.page.tsx"));
+const NotFoundPage = lazy(() => import("./pages/status.page.tsx").then((m) => ({ default: m.NotFoundPage })));
+const StatusPage = lazy(() => import("./pages/status.page.tsx").then((m) => ({ default: m.StatusPage })));
+
+const handle = (h: RouteHandle) => h;
 
 /** Hash routes (spec §2). Pages load on demand so the sign-in page stays small. */
 export const routes: RouteObject[] = [
-  { path: "/login", element: <LoginPage /> },
-  { path: "/", element: <Navigate to="/wel" replace /> },
-  { path: "/wel", element: <Navigate to={PRODUCT.homePath} replace /> },
   {
-    path: PRODUCT.homePath,
-    element: (
-      <RequireSession>
-        <HomePage />
-      </RequireSession>
-    ),
+    element: <Guard />,
+    errorElement: <ErrorBoundary>{null}</ErrorBoundary>,
+    children: [
+      { path: "/login", element: <LoginPage /> },
+      {
+        path: "/lock",
+        element: <LockPage />,
+        children: [
+          { index: true, element: <Navigate to="/lock/pages1" replace /> },
+          { path: "pages1", element: <LockClock /> },
+          { path: "pages2", element: <LockUnlock /> },
+        ],
+      },
+      { path: "/404", element: <NotFoundPage /> },
+      { path: "/authredirect", element: <AuthRedirectPage /> },
+      { path: "/", element: <Navigate to="/wel" replace /> },
+      { path: "/wel", element: <Navigate to={PRODUCT.homePath} replace /> },
+      {
+        element: <ConsoleLayout />,
+        children: [
+          { path: PRODUCT.homePath, element: <HomePage />, handle: handle({ title: "shell:tabs.home" }) },
+          { path: "/info/index", element: <InfoPage />, handle: handle({ title: "shell:routes.info" }) },
+          { path: "/403", element: <StatusPage code={403} />, handle: handle({ title: "shell:routes.forbidden" }) },
+          { path: "/500", element: <StatusPage code={500} />, handle: handle({ title: "shell:routes.serverError" }) },
+          { path: "/myiframe/*", element: <IframePage /> },
+          {
+            path: "/device/live/:deviceId",
+            element: <DeviceLivePage />,
+            handle: handle({ title: "deviceLive:title" }),
+          },
+          // Routes added at run time from the server menu; unknown paths go to /404.
+          { path: "*", element: <MenuPage /> },
+        ],
+      },
+    ],
   },
-  {
-    path: "/device/live/:deviceId",
-    element: (
-      <RequireSession>
-        <DeviceLivePage />
-      </RequireSession>
-    ),
-  },
-  { path: "*", element: <Navigate to={PRODUCT.homePath} replace /> },
 ];
 
 export const createRouter = () => createHashRouter(routes);

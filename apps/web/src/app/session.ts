@@ -1,4 +1,4 @@
-import type { TokenAnswer, UserInfo } from "@ess/contracts";
+import type { MenuNode, TokenAnswer, UserInfo } from "@ess/contracts";
 import { useSyncExternalStore } from "react";
 
 /** The session of spec §3, kept in session storage so it ends with the browser tab. */
@@ -11,10 +11,18 @@ export interface Session {
   sfFirst: boolean;
   userInfo: UserInfo | null;
   permissions: Record<string, true>;
+  /** The left and top menus from the server (spec §3 Session: menu). */
+  menu?: { userId: number; left: MenuNode[]; top: MenuNode[] } | undefined;
 }
 
 const KEY = "ess.session";
 const listeners = new Set<() => void>();
+const signInListeners = new Set<() => void>();
+
+/** Runs at every successful sign-in (the lock clears then, spec §4). */
+export function onSignIn(listener: () => void) {
+  signInListeners.add(listener);
+}
 let current: Session | null = read();
 
 function read(): Session | null {
@@ -51,13 +59,28 @@ export const sessionStore = {
       userInfo: null,
       permissions: {},
     });
+    for (const listener of signInListeners) listener();
   },
   setUserInfo(info: UserInfo) {
     if (!current) return;
     write({ ...current, userInfo: info, permissions: Object.fromEntries(info.permissions.map((p) => [p, true])) });
   },
+  setMenu(menu: { userId: number; left: MenuNode[]; top: MenuNode[] }) {
+    // A late write for another account (after a sign-out) must not land in this session.
+    if (current && current.userInfo?.user.id === menu.userId) write({ ...current, menu });
+  },
+  /** A token refresh replaces both tokens and restarts the expiry count. */
+  replaceTokens(token: { access_token: string; refresh_token: string; expires_in: number }) {
+    if (!current) return;
+    write({ ...current, ...token, storedAt: Date.now() });
+  },
   clear: () => write(null),
 };
+
+/** Seconds left before the access token expires. */
+export function secondsLeft(session: Session, now = Date.now()): number {
+  return session.expires_in - Math.floor((now - session.storedAt) / 1000);
+}
 
 export function useSession(): Session | null {
   return useSyncExternalStore(sessionStore.subscribe, sessionStore.get);

@@ -1,4 +1,4 @@
-import type { Locale } from "@ess/domain";
+import type { Locale } from "@ess/domain/locales.ts";
 import type { Locale as AntdLocale } from "antd/es/locale";
 import dayjs from "dayjs";
 

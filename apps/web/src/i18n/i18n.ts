@@ -1,4 +1,4 @@
-import { isLocale, LOCALES, type Locale, negotiateLocale } from "@ess/domain";
+import { isLocale, LOCALES, type Locale, negotiateLocale } from "@ess/domain/locales.ts";
 import i18next, { type BackendModule } from "i18next";
 import { initReactI18next } from "react-i18next";
 
@@ -33,7 +33,7 @@ export function initialLanguage(): Locale {
 }
 
 /** Namespaces every screen needs; features add their own with useTranslation(ns). */
-export const CORE_NAMESPACES = ["common", "errors", "validation", "fields"];
+export const CORE_NAMESPACES = ["common", "errors", "validation", "fields", "shell"];
 
 export async function initI18n(): Promise<typeof i18next> {
   await i18next

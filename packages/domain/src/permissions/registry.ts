@@ -1,4 +1,5 @@
 import { IDENTITY_PERMISSIONS } from "./identity.permissions.ts";
+import { REALTIME_PERMISSIONS } from "./realtime.permissions.ts";
 import { SYSTEM_PERMISSIONS } from "./system.permissions.ts";
 import { TELEMETRY_PERMISSIONS } from "./telemetry.permissions.ts";
 
@@ -9,6 +10,7 @@ import { TELEMETRY_PERMISSIONS } from "./telemetry.permissions.ts";
  */
 export const PERMISSIONS = {
   ...SYSTEM_PERMISSIONS,
+  ...REALTIME_PERMISSIONS,
   ...IDENTITY_PERMISSIONS,
   ...TELEMETRY_PERMISSIONS,
 } as const;

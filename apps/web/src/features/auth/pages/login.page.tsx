@@ -1,17 +1,27 @@
-import { API } from "@ess/contracts";
-import { PRODUCT } from "@ess/domain";
+import { PRODUCT } from "@ess/domain/product.ts";
 import { useMutation } from "@tanstack/react-query";
-import { Alert, Button, Card, Form, Input, Typography } from "antd";
+import { Alert, Button, Form, Input } from "antd";
 import { useTranslation } from "react-i18next";
 import { Navigate, useNavigate } from "react-router";
+import { API } from "../../../api/api.ts";
 import { ApiError, call } from "../../../api/client.ts";
 import { sessionStore, useSession } from "../../../app/session.ts";
-import { LanguageSelect } from "../../../ui/language-select.tsx";
+import { LanguageNativeSelect } from "../../../ui/language-native-select.tsx";
 
 interface Credentials {
   username: string;
   password: string;
 }
+
+const CARD = {
+  width: "100%",
+  maxWidth: 400,
+  padding: 24,
+  background: "#fff",
+  borderRadius: 8,
+  boxShadow: "0 1px 2px rgba(0,0,0,0.06), 0 1px 6px rgba(0,0,0,0.04)",
+} as const;
+const SECONDARY = { color: "rgba(0,0,0,0.55)", marginTop: 0 } as const;
 
 export default function LoginPage() {
   const { t } = useTranslation(["auth", "common"]);
@@ -31,14 +41,13 @@ export default function LoginPage() {
 
   return (
     <main style={{ minHeight: "100vh", display: "grid", placeItems: "center", padding: 16, background: "#f0f2f5" }}>
-      <Card style={{ width: "100%", maxWidth: 400 }}>
+      {/* Plain markup instead of antd's Card and Typography keeps the sign-in page light (issue 4 budget). */}
+      <section style={CARD}>
         <div style={{ display: "flex", justifyContent: "space-between", alignItems: "center", marginBottom: 16, gap: 8 }}>
-          <Typography.Title level={3} style={{ margin: 0 }}>
-            {t("common:appName")}
-          </Typography.Title>
-          <LanguageSelect />
+          <h1 style={{ margin: 0, fontSize: 24, fontWeight: 600 }}>{t("common:appName")}</h1>
+          <LanguageNativeSelect />
         </div>
-        <Typography.Paragraph type="secondary">{t("login.welcome")}</Typography.Paragraph>
+        <p style={SECONDARY}>{t("login.welcome")}</p>
         <Form<Credentials> layout="vertical" onFinish={(values) => signIn.mutate(values)} requiredMark={false}>
           <Form.Item name="username" rules={[{ required: true, message: t("login.username") }]}>
             <Input autoComplete="username" placeholder={t("login.username")} data-testid="login-username" />
@@ -51,10 +60,8 @@ export default function LoginPage() {
             {t("login.submit")}
           </Button>
         </Form>
-        <Typography.Paragraph type="secondary" style={{ marginTop: 16, marginBottom: 0, fontSize: 12 }}>
-          {t("login.forgot")}
-        </Typography.Paragraph>
-      </Card>
+        <p style={{ ...SECONDARY, marginTop: 16, marginBottom: 0, fontSize: 12 }}>{t("login.forgot")}</p>
+      </section>
     </main>
   );
 }

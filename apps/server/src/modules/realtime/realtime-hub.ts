@@ -1,0 +1,88 @@
+import type { AuthContext } from "../auth/auth.context.ts";
+
+/**
+ * Decides whether a caller may subscribe to a destination matching a pattern; `params` are the
+ * pattern's `:name` segments. Modules register one per destination family (reminders here;
+ * live device data in the telemetry module), so the gateway itself grants nothing.
+ */
+export type SubscriptionAuthoriser = (caller: AuthContext, params: Record<string, string>) => boolean | Promise<boolean>;
+
+/** A subscriber's delivery function: the gateway writes a MESSAGE frame. */
+export type Deliver = (destination: string, body: string) => void;
+
+/** What other server modules use: push a JSON payload to everyone subscribed to a destination. */
+export interface RealtimePublisher {
+  /** Returns how many subscriptions (in this process) received it. */
+  publish(destination: string, payload: unknown): number;
+}
+
+export interface RealtimeHub extends RealtimePublisher {
+  /** Registers the authoriser of a destination pattern such as `/device/:sn/live`. */
+  authorise(pattern: string, authoriser: SubscriptionAuthoriser): void;
+  /** Finds the authoriser for a destination and asks it; unknown destinations are refused. */
+  maySubscribe(caller: AuthContext, destination: string): Promise<boolean>;
+  subscribe(destination: string, deliver: Deliver): () => void;
+  subscriberCount(destination?: string): number;
+}
+
+function compile(pattern: string) {
+  const names: string[] = [];
+  const source = pattern
+    .split("/")
+    .map((segment) => {
+      if (!segment.startsWith(":")) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      names.push(segment.slice(1));
+      return "([^/]+)";
+    })
+    .join("/");
+  const regex = new RegExp(`^${source}$`);
+  return (destination: string): Record<string, string> | null => {
+    const match = regex.exec(destination);
+    if (!match) return null;
+    return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? "")]));
+  };
+}
+
+/**
+ * Destinations, their authorisers and subscribers, in this process. With several server
+ * processes a cross-instance fan-out (PostgreSQL LISTEN/NOTIFY or Redis) would call `publish` on
+ * every instance; one process needs none.
+ */
+export function createRealtimeHub(): RealtimeHub {
+  const authorisers: { match: ReturnType<typeof compile>; authoriser: SubscriptionAuthoriser }[] = [];
+  const subscribers = new Map<string, Set<Deliver>>();
+  return {
+    authorise(pattern, authoriser) {
+      authorisers.push({ match: compile(pattern), authoriser });
+    },
+    async maySubscribe(caller, destination) {
+      for (const { match, authoriser } of authorisers) {
+        const params = match(destination);
+        if (params) return Boolean(await authoriser(caller, params));
+      }
+      return false;
+    },
+    subscribe(destination, deliver) {
+      const set = subscribers.get(destination) ?? new Set<Deliver>();
+      subscribers.set(destination, set);
+      set.add(deliver);
+      return () => {
+        set.delete(deliver);
+        if (set.size === 0) subscribers.delete(destination);
+      };
+    },
+    publish(destination, payload) {
+      const set = subscribers.get(destination);
+      if (!set) return 0;
+      const body = JSON.stringify(payload);
+      for (const deliver of set) deliver(destination, body);
+      return set.size;
+    },
+    subscriberCount(destination) {
+      if (destination !== undefined) return subscribers.get(destination)?.size ?? 0;
+      let n = 0;
+      for (const set of subscribers.values()) n += set.size;
+      return n;
+    },
+  };
+}
