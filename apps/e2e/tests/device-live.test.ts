@@ -51,6 +51,14 @@ describe.skipIf(!CHROMIUM)("a device's live page in Chromium", () => {
 
   it("shows a reporting device's values changing as it reports, and a page read answering", async () => {
     const page = await signedIn();
+    // Readings arrive as pushes on the gateway (STOMP over /act/ws), not by polling.
+    const pushes: string[] = [];
+    page.on("websocket", (ws) =>
+      ws.on("framereceived", (frame) => {
+        const text = String(frame.payload);
+        if (text.startsWith("MESSAGE") && text.includes("destination:/device/3/live/backOffice")) pushes.push(text);
+      }),
+    );
     await page.goto(`${url}#/device/live/3`);
     await expect.poll(() => page.getByTestId("device-status").textContent(), { timeout: 15_000 }).toBe("Online");
     const readingTime = () => page.getByTestId("reading-time").textContent();
@@ -61,6 +69,7 @@ describe.skipIf(!CHROMIUM)("a device's live page in Chromium", () => {
     // The household's load moves from one second to the next (appliances, flicker).
     await expect.poll(loadPower, { timeout: 10_000 }).not.toBe(first.load);
     expect(Number((await loadPower())?.replace(/[^\d.-]/g, ""))).toBeGreaterThan(0);
+    await expect.poll(() => pushes.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
 
     await page.getByTestId("page-read").click();
     const answer = page.getByTestId("page-read-answer");

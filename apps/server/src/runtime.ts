@@ -9,6 +9,7 @@ import { migrate } from "./db/migrate.ts";
 import { openDatabase } from "./db/open.ts";
 import { createTranslator } from "./i18n/translator.ts";
 import { createRealtimeHub, type RealtimeHub } from "./modules/realtime/realtime-hub.ts";
+import { startLivePush } from "./modules/telemetry/live-push.ts";
 import { startTelemetry, type TelemetryServices } from "./modules/telemetry/telemetry.runtime.ts";
 import { createBrokerAuthority } from "./mqtt/broker-authority.ts";
 import { connectBus, type MqttBus } from "./mqtt/bus.ts";
@@ -102,6 +103,8 @@ export async function startRuntime(config: Config, options: { extend?: AppDeps["
       },
     );
     closers.push(() => telemetry.stop());
+    const livePush = startLivePush({ db, hub: realtime, events: telemetry.services.events });
+    closers.push(async () => livePush.stop());
     if (config.MQTT_URL) await router.attach(bus);
     router.open();
 

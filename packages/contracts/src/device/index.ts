@@ -1,6 +1,7 @@
 export * from "./frame.ts";
 export * from "./frame-builder.ts";
 export * from "./frame-values.ts";
+export * from "./live-destination.ts";
 export * from "./messages.ts";
 export * from "./sp-key-map.generated.ts";
 export * from "./topics.ts";

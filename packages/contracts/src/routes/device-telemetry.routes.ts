@@ -4,6 +4,8 @@ import { pageOf, pageQuery } from "../envelope.ts";
 import { defineRoute } from "../route.ts";
 
 const deviceId = z.coerce.number().int().positive();
+/** Every route here reaches one device, named by `deviceId` in the query. */
+const deviceScope = { entity: "device", refs: [{ in: "query", field: "deviceId", entity: "device" }] } as const;
 const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const registerValue = z.union([z.number(), z.string()]).nullable();
 const LIVE_PAGES = [...CATALOGUE_PAGES.map((p) => p.page)];
@@ -78,6 +80,7 @@ export const deviceTelemetryRoutes = {
     summary: "Ask a device for one live page and answer with its values (or Device is Offline / timeout)",
     tags: ["device data"],
     access: { permission: "device.param.read" },
+    scope: deviceScope,
     query: z.object({
       deviceId,
       val: z.coerce
@@ -93,6 +96,7 @@ export const deviceTelemetryRoutes = {
     summary: "Online status and newest reading of a device (all register values unless values=0)",
     tags: ["device data"],
     access: { permission: "device.telemetry.view" },
+    scope: deviceScope,
     query: z.object({ deviceId, values: z.enum(["0", "1"]).default("1") }),
     data: deviceLive,
   }),
@@ -102,6 +106,7 @@ export const deviceTelemetryRoutes = {
     summary: "Power curve of one day in the device's time zone (W, SOC %)",
     tags: ["device data"],
     access: { permission: "device.telemetry.view" },
+    scope: deviceScope,
     query: z.object({ deviceId, date: isoDay }),
     data: z.object({ timeZone: z.string(), points: z.array(curvePoint) }),
   }),
@@ -111,6 +116,7 @@ export const deviceTelemetryRoutes = {
     summary: "Energy (kWh) per day, month or year in the device's time zone (type 0 day, 1 month, 2 year)",
     tags: ["device data"],
     access: { permission: "device.telemetry.view" },
+    scope: deviceScope,
     query: z.object({ deviceId, type: z.enum(["0", "1", "2"]).default("0"), startDate: isoDay, endDate: isoDay }),
     data: z.object({ timeZone: z.string(), records: z.array(energyRecord) }),
   }),
@@ -120,6 +126,7 @@ export const deviceTelemetryRoutes = {
     summary: "On/off-line log of a device, newest first",
     tags: ["device data"],
     access: { permission: "device.telemetry.view" },
+    scope: deviceScope,
     query: pageQuery.extend({ deviceId }),
     data: pageOf(onlineLogEntry),
   }),
