@@ -11,10 +11,11 @@ import { CATALOGUE_PAGES, ENUMS, getRegister, isEnumName, isValidValue, requires
 import type { DeviceCondition } from "./device-status.ts";
 import { FaultInjector } from "./faults.ts";
 import { singlePhaseBaseline, singlePhaseReadings, singlePhaseSettings } from "./image-single.ts";
-import { threePhaseBaseline, threePhaseReadings, threePhaseSettings } from "./image-three.ts";
+import { threePhaseBaseline, threePhaseReadings } from "./image-three.ts";
 import { localTime } from "./local-time.ts";
 import { Plant, type PlantSettings, type PlantSpec } from "./plant.ts";
 import { seededRandom } from "./random.ts";
+import { threePhaseSettings } from "./settings-three.ts";
 
 type Values = Record<string, number | string>;
 

@@ -95,7 +95,14 @@ export function createTelemetryIngest(deps: {
           deps.metrics.ingestInvalidValues.inc(check.invalid.length);
           throttled.warn(`${p.sn}:invalid`, { sn: p.sn, registers: check.invalid.slice(0, 20) }, "values outside their range");
         }
-        if (check.unknown > 0) deps.metrics.ingestUnknownValues.inc(check.unknown);
+        if (check.unknown > 0) {
+          deps.metrics.ingestUnknownValues.inc(check.unknown);
+          throttled.warn(
+            `${p.sn}:unknown`,
+            { sn: p.sn, words: check.unknown },
+            "values at addresses the catalogue does not define",
+          );
+        }
         accepted.push({
           device,
           ts,
