@@ -18,10 +18,17 @@ import { registerMobileRoutes } from "./modules/auth/mobile.routes.ts";
 import { logSmsSender, type SmsSender, type SocialProvider } from "./modules/auth/mobile-sign-in.ts";
 import { createRateCounter } from "./modules/auth/rate-counter.ts";
 import { createSignInGuard, DEFAULT_SIGN_IN_POLICY, type SignInPolicy } from "./modules/auth/sign-in-guard.ts";
+import { registerCancellationRoutes } from "./modules/cancellation/cancellation.routes.ts";
 import { registerCaptchaRoutes } from "./modules/captcha/captcha.routes.ts";
+import { registerEndUserRoutes } from "./modules/channel/enduser.routes.ts";
+import { registerOrgRoutes } from "./modules/channel/org.routes.ts";
+import { installAuditLog } from "./modules/logs/audit.hook.ts";
 import { registerErrorLogRoutes } from "./modules/logs/error-log.routes.ts";
+import { registerLogRoutes } from "./modules/logs/log.routes.ts";
 import { registerMenuRoutes } from "./modules/menus/menu.routes.ts";
+import { registerRoleRoutes } from "./modules/roles/role.routes.ts";
 import { type ReadinessProbe, registerSystemRoutes } from "./modules/system/system.routes.ts";
+import { registerUserRoutes } from "./modules/users/user.routes.ts";
 import { createMetrics, instrumentHttp, type Metrics } from "./observability/metrics.ts";
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist/", import.meta.url));
@@ -93,6 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   installErrorHandling(app);
   installRequestGuards(app, { demoMode: deps.demoMode ?? false, repeatWindowMs: deps.repeatGuardMs ?? 1000 });
+  installAuditLog(app, deps.db);
   instrumentHttp(app, metrics);
   await registerOpenApi(app);
   await app.register(websocket, {
@@ -125,6 +133,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     social: deps.socialProviders ?? [],
   });
   registerMenuRoutes(app, deps.db);
+  registerOrgRoutes(app, deps.db);
+  registerEndUserRoutes(app, deps.db, auth.forgetUser);
+  registerUserRoutes(app, deps.db, auth);
+  registerRoleRoutes(app, deps.db, auth);
+  registerLogRoutes(app, deps.db);
+  registerCancellationRoutes(app, deps.db, auth);
   registerErrorLogRoutes(app, deps.db);
 
   if (deps.brokerWebSocket) {

@@ -2,6 +2,7 @@ import { PERMISSION_IDS, type PermissionId } from "@ess/domain";
 import { z } from "zod";
 import { idBody, idQuery } from "../list.ts";
 import { defineRoute } from "../route.ts";
+import { evenWithOtherIssues } from "../validation.ts";
 
 /**
  * The server-driven menu (spec §3 Menu item). Labels come in every console language: `label` is
@@ -101,7 +102,7 @@ export const menuInput = z
     if (menu.menuType === "button" && !menu.permission) {
       ctx.addIssue({ code: "custom", path: ["permission"], message: "validation:required" });
     }
-  });
+  }, evenWithOtherIssues);
 export type MenuInput = z.infer<typeof menuInput>;
 
 const queryFlag = z.preprocess(
