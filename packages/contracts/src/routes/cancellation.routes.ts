@@ -3,7 +3,7 @@ import { z } from "zod";
 import { instant, optionalEmail, optionalText } from "../account-fields.ts";
 import { pageOf } from "../envelope.ts";
 import { idBody, intFilter, listQuery, textFilter } from "../list.ts";
-import { defineRoute, type RouteScope } from "../route.ts";
+import { defineRoute } from "../route.ts";
 
 /** An account deletion request (spec §3 Cancellation record). */
 export const cancellationRecord = z.object({
@@ -23,8 +23,6 @@ export const cancellationRecord = z.object({
   createTime: instant,
 });
 export type CancellationRecord = z.infer<typeof cancellationRecord>;
-
-const scope: RouteScope = { entity: "cancellation", refs: [{ in: "body", field: "id", entity: "cancellation" }] };
 
 export const cancellationRoutes = {
   apply: defineRoute({
@@ -54,7 +52,7 @@ export const cancellationRoutes = {
       email: textFilter,
     }),
     data: pageOf(cancellationRecord),
-    scope,
+    scope: { entity: "cancellation", refs: [] },
     demo: "hidden",
   }),
   review: defineRoute({
@@ -64,12 +62,12 @@ export const cancellationRoutes = {
     tags: ["cancellation"],
     access: { permission: "cancel.review" },
     body: z.object({
-      id: z.number().int().positive(),
+      id: z.number().int().min(1),
       status: z.union([z.literal(1), z.literal(2)]),
       remarks: optionalText(500),
     }),
     data: cancellationRecord,
-    scope,
+    scope: { entity: "cancellation", refs: [{ in: "body", field: "id", entity: "cancellation" }] },
   }),
   del: defineRoute({
     method: "POST",
@@ -79,6 +77,6 @@ export const cancellationRoutes = {
     access: { permission: "cancel.delete" },
     body: idBody,
     data: z.null(),
-    scope,
+    scope: { entity: "cancellation", refs: [{ in: "body", field: "id", entity: "cancellation" }] },
   }),
 } as const;

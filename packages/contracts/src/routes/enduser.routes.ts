@@ -12,7 +12,7 @@ import {
 } from "../account-fields.ts";
 import { pageOf } from "../envelope.ts";
 import { idBody, idFilter, idQuery, intFilter, listQuery, textFilter } from "../list.ts";
-import { defineRoute, type RouteScope } from "../route.ts";
+import { defineRoute } from "../route.ts";
 
 /** An end user (ordinary user, spec §2 Ordinary-user screen): a master user or one of its sub-users. */
 export const endUser = z.object({
@@ -50,27 +50,15 @@ export const endUserCreate = z.object({
   password: initialPassword,
   ...details,
   /** The serving organisation (default: the caller's; a sub-user takes its master's). */
-  orgId: z.number().int().positive().nullable().default(null),
+  orgId: z.number().int().min(1).nullable().default(null),
   /** Makes the new account a sub-user of this master user. */
-  parentUserId: z.number().int().positive().nullable().default(null),
+  parentUserId: z.number().int().min(1).nullable().default(null),
 });
-export const endUserEdit = z.object({ id: z.number().int().positive(), ...details });
+export const endUserEdit = z.object({ id: z.number().int().min(1), ...details });
 export const lockBody = z.object({
-  id: z.number().int().positive(),
+  id: z.number().int().min(1),
   status: z.union([z.literal(USER_STATUS.normal), z.literal(USER_STATUS.locked)]),
 });
-
-const scope: RouteScope = {
-  entity: "user",
-  refs: [
-    { in: "query", field: "id", entity: "user" },
-    { in: "query", field: "parentUserId", entity: "user" },
-    { in: "query", field: "orgId", entity: "organisation" },
-    { in: "body", field: "id", entity: "user" },
-    { in: "body", field: "orgId", entity: "organisation" },
-    { in: "body", field: "parentUserId", entity: "user" },
-  ],
-};
 
 /** End-user (app) accounts (reference: /admin/lsyuser/*). */
 export const endUserRoutes = {
@@ -89,7 +77,13 @@ export const endUserRoutes = {
       parentUserId: idFilter,
     }),
     data: pageOf(endUser),
-    scope,
+    scope: {
+      entity: "user",
+      refs: [
+        { in: "query", field: "orgId", entity: "organisation" },
+        { in: "query", field: "parentUserId", entity: "user" },
+      ],
+    },
     demo: "hidden",
   }),
   info: defineRoute({
@@ -100,7 +94,7 @@ export const endUserRoutes = {
     access: { permission: "enduser.view" },
     query: idQuery,
     data: endUser,
-    scope,
+    scope: { entity: "user", refs: [{ in: "query", field: "id", entity: "user" }] },
     demo: "hidden",
   }),
   save: defineRoute({
@@ -111,7 +105,13 @@ export const endUserRoutes = {
     access: { permission: "enduser.edit" },
     body: endUserCreate,
     data: endUser,
-    scope,
+    scope: {
+      entity: "user",
+      refs: [
+        { in: "body", field: "orgId", entity: "organisation" },
+        { in: "body", field: "parentUserId", entity: "user" },
+      ],
+    },
   }),
   edit: defineRoute({
     method: "POST",
@@ -121,7 +121,7 @@ export const endUserRoutes = {
     access: { permission: "enduser.edit" },
     body: endUserEdit,
     data: endUser,
-    scope,
+    scope: { entity: "user", refs: [{ in: "body", field: "id", entity: "user" }] },
   }),
   lock: defineRoute({
     method: "POST",
@@ -131,7 +131,7 @@ export const endUserRoutes = {
     access: { permission: "enduser.edit" },
     body: lockBody,
     data: z.null(),
-    scope,
+    scope: { entity: "user", refs: [{ in: "body", field: "id", entity: "user" }] },
   }),
   del: defineRoute({
     method: "POST",
@@ -141,6 +141,6 @@ export const endUserRoutes = {
     access: { permission: "enduser.edit" },
     body: idBody,
     data: z.null(),
-    scope,
+    scope: { entity: "user", refs: [{ in: "body", field: "id", entity: "user" }] },
   }),
 } as const;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { instant } from "../account-fields.ts";
 import { pageOf } from "../envelope.ts";
 import { idBody, intFilter, listQuery, textFilter, timeFilter } from "../list.ts";
-import { defineRoute, type RouteScope } from "../route.ts";
+import { defineRoute } from "../route.ts";
 
 export const LOG_TYPES = ["operation", "client-error"] as const;
 
@@ -29,8 +29,6 @@ export const logRecord = z.object({
 });
 export type LogRecord = z.infer<typeof logRecord>;
 
-const scope: RouteScope = { entity: "log", refs: [{ in: "body", field: "id", entity: "log" }] };
-
 export const logRoutes = {
   page: defineRoute({
     method: "GET",
@@ -48,7 +46,7 @@ export const logRoutes = {
       to: timeFilter,
     }),
     data: pageOf(logRecord),
-    scope,
+    scope: { entity: "log", refs: [] },
     demo: "hidden",
   }),
   del: defineRoute({
@@ -59,6 +57,6 @@ export const logRoutes = {
     access: { permission: "sys.log.delete" },
     body: idBody,
     data: z.null(),
-    scope,
+    scope: { entity: "log", refs: [{ in: "body", field: "id", entity: "log" }] },
   }),
 } as const;

@@ -71,7 +71,7 @@ const menuPath = z
 /** What an administrator edits of a menu item. Left and top items need a path; buttons a permission. */
 export const menuInput = z
   .object({
-    parentId: z.number().int().positive().nullable().default(null),
+    parentId: z.number().int().min(1).nullable().default(null),
     menuType: z.enum(MENU_TYPES),
     label: label.min(1),
     nameEn: label.default(""),
@@ -129,7 +129,7 @@ export const menuRoutes = {
     summary: "The whole menu tree for administration (lazy: one level)",
     tags: ["menus"],
     access: { permission: "sys.menu.view" },
-    query: z.object({ lazy: queryFlag.optional(), parentId: z.coerce.number().int().positive().optional() }),
+    query: z.object({ lazy: queryFlag.optional(), parentId: z.coerce.number().int().min(1).optional() }),
     data: z.array(menuNode),
     scope: { entity: "tenant" },
   }),

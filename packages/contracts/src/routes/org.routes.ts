@@ -3,7 +3,7 @@ import { z } from "zod";
 import { accountName, email, initialPassword, instant, optionalPhone, optionalText, personName } from "../account-fields.ts";
 import { pageOf } from "../envelope.ts";
 import { idBody, idFilter, idQuery, listQuery, textFilter } from "../list.ts";
-import { defineRoute, type RouteScope } from "../route.ts";
+import { defineRoute } from "../route.ts";
 import { evenWithOtherIssues } from "../validation.ts";
 
 /** An organisation of the channel: distributor (level 1), dealer (level 2) or installer company. */
@@ -48,7 +48,7 @@ export const organisationCreate = z
   .object({
     kind: z.enum(CHANNEL_ORG_KINDS),
     /** Where it hangs: the manufacturer, a distributor or a dealer (default: the caller's organisation). */
-    parentId: z.number().int().positive().nullable().default(null),
+    parentId: z.number().int().min(1).nullable().default(null),
     ...orgFields,
     /** The enterprise account made with it; it must change the password at first sign-in. */
     account: z.object({ username: accountName, password: initialPassword }),
@@ -56,18 +56,9 @@ export const organisationCreate = z
   .superRefine(needsCode, evenWithOtherIssues);
 
 /** Kind and parent stay as created (the authorisation code rule is checked against the stored kind). */
-export const organisationEdit = z.object({ id: z.number().int().positive(), ...orgFields });
+export const organisationEdit = z.object({ id: z.number().int().min(1), ...orgFields });
 
 const ORG_SORT = ["id", "name", "kind", "createTime"] as const;
-const scope: RouteScope = {
-  entity: "organisation",
-  refs: [
-    { in: "query", field: "id", entity: "organisation" },
-    { in: "query", field: "parentId", entity: "organisation" },
-    { in: "body", field: "id", entity: "organisation" },
-    { in: "body", field: "parentId", entity: "organisation" },
-  ],
-};
 
 /** Distributors, dealers and installer companies (reference: /admin/lsyinstaller/*). */
 export const orgRoutes = {
@@ -85,7 +76,7 @@ export const orgRoutes = {
       parentId: idFilter,
     }),
     data: pageOf(organisation),
-    scope,
+    scope: { entity: "organisation", refs: [{ in: "query", field: "parentId", entity: "organisation" }] },
   }),
   list: defineRoute({
     method: "GET",
@@ -97,7 +88,7 @@ export const orgRoutes = {
     data: z.array(
       z.object({ id: z.number().int(), name: z.string(), kind: z.enum(ORG_KINDS), parentId: z.number().int().nullable() }),
     ),
-    scope,
+    scope: { entity: "organisation", refs: [] },
   }),
   info: defineRoute({
     method: "GET",
@@ -107,7 +98,7 @@ export const orgRoutes = {
     access: { permission: "org.view" },
     query: idQuery,
     data: organisation,
-    scope,
+    scope: { entity: "organisation", refs: [{ in: "query", field: "id", entity: "organisation" }] },
   }),
   save: defineRoute({
     method: "POST",
@@ -117,7 +108,7 @@ export const orgRoutes = {
     access: { permission: "org.edit" },
     body: organisationCreate,
     data: organisation,
-    scope,
+    scope: { entity: "organisation", refs: [{ in: "body", field: "parentId", entity: "organisation" }] },
   }),
   edit: defineRoute({
     method: "POST",
@@ -127,7 +118,7 @@ export const orgRoutes = {
     access: { permission: "org.edit" },
     body: organisationEdit,
     data: organisation,
-    scope,
+    scope: { entity: "organisation", refs: [{ in: "body", field: "id", entity: "organisation" }] },
   }),
   del: defineRoute({
     method: "POST",
@@ -137,6 +128,6 @@ export const orgRoutes = {
     access: { permission: "org.edit" },
     body: idBody,
     data: z.null(),
-    scope,
+    scope: { entity: "organisation", refs: [{ in: "body", field: "id", entity: "organisation" }] },
   }),
 } as const;

@@ -106,7 +106,7 @@ export const roleRoutes = {
     summary: "Change a role (not the administrator's)",
     tags: ["roles"],
     access: { permission: "sys.role.edit" },
-    body: roleInput.extend({ id: z.number().int().positive() }),
+    body: roleInput.extend({ id: z.number().int().min(1) }),
     data: roleRecord,
     scope,
   }),

@@ -10,7 +10,7 @@ import {
 } from "../account-fields.ts";
 import { pageOf } from "../envelope.ts";
 import { idBody, idFilter, intFilter, listQuery, textFilter } from "../list.ts";
-import { defineRoute, type RouteScope } from "../route.ts";
+import { defineRoute } from "../route.ts";
 import { lockBody } from "./enduser.routes.ts";
 
 export const roleRef = z.object({ id: z.number().int(), code: z.string(), name: z.string() });
@@ -38,7 +38,7 @@ export const userRecord = z.object({
 export type UserRecord = z.infer<typeof userRecord>;
 
 const userType = z.union([z.literal(0), z.literal(1), z.literal(2)]);
-const roleIds = z.array(z.number().int().positive()).min(1).max(20);
+const roleIds = z.array(z.number().int().min(1)).min(1).max(20);
 
 export const userCreate = z.object({
   username: accountName,
@@ -49,18 +49,18 @@ export const userCreate = z.object({
   timeZone: optionalTimeZone,
   userType,
   /** The organisation (channel and end users); back office staff belong to the manufacturer. */
-  orgId: z.number().int().positive().nullable().default(null),
+  orgId: z.number().int().min(1).nullable().default(null),
   roleIds,
 });
 export const userEdit = z.object({
-  id: z.number().int().positive(),
+  id: z.number().int().min(1),
   name: personName,
   phone: optionalPhone,
   email: optionalEmail,
   timeZone: optionalTimeZone,
   roleIds,
 });
-export const passwordReset = z.object({ id: z.number().int().positive(), password: initialPassword });
+export const passwordReset = z.object({ id: z.number().int().min(1), password: initialPassword });
 
 const USER_SORT = ["id", "username", "name", "createTime", "lastLoginTime"] as const;
 export const userListQuery = listQuery(USER_SORT, {
@@ -73,16 +73,6 @@ export const userListQuery = listQuery(USER_SORT, {
   orgId: idFilter,
 });
 
-const scope: RouteScope = {
-  entity: "user",
-  refs: [
-    { in: "params", field: "id", entity: "user" },
-    { in: "query", field: "orgId", entity: "organisation" },
-    { in: "body", field: "id", entity: "user" },
-    { in: "body", field: "orgId", entity: "organisation" },
-  ],
-};
-
 /** Accounts of every type (spec §7 /sys/user/...). */
 export const userRoutes = {
   page: defineRoute({
@@ -93,7 +83,7 @@ export const userRoutes = {
     access: { permission: "sys.user.view" },
     query: userListQuery,
     data: pageOf(userRecord),
-    scope,
+    scope: { entity: "user", refs: [{ in: "query", field: "orgId", entity: "organisation" }] },
     demo: "hidden",
   }),
   export: defineRoute({
@@ -105,7 +95,7 @@ export const userRoutes = {
     query: userListQuery.omit({ current: true, size: true }),
     data: z.string().describe("text/csv"),
     raw: true,
-    scope,
+    scope: { entity: "user", refs: [{ in: "query", field: "orgId", entity: "organisation" }] },
     demo: "hidden",
   }),
   details: defineRoute({
@@ -114,9 +104,9 @@ export const userRoutes = {
     summary: "One account",
     tags: ["users"],
     access: { permission: "sys.user.view" },
-    params: z.object({ id: z.coerce.number().int().positive() }),
+    params: z.object({ id: z.coerce.number().int().min(1) }),
     data: userRecord,
-    scope,
+    scope: { entity: "user", refs: [{ in: "params", field: "id", entity: "user" }] },
     demo: "hidden",
   }),
   save: defineRoute({
@@ -127,7 +117,7 @@ export const userRoutes = {
     access: { permission: "sys.user.edit" },
     body: userCreate,
     data: userRecord,
-    scope,
+    scope: { entity: "user", refs: [{ in: "body", field: "orgId", entity: "organisation" }] },
   }),
   edit: defineRoute({
     method: "POST",
@@ -137,7 +127,7 @@ export const userRoutes = {
     access: { permission: "sys.user.edit" },
     body: userEdit,
     data: userRecord,
-    scope,
+    scope: { entity: "user", refs: [{ in: "body", field: "id", entity: "user" }] },
   }),
   lock: defineRoute({
     method: "POST",
@@ -147,7 +137,7 @@ export const userRoutes = {
     access: { permission: "sys.user.edit" },
     body: lockBody,
     data: z.null(),
-    scope,
+    scope: { entity: "user", refs: [{ in: "body", field: "id", entity: "user" }] },
   }),
   passwordReset: defineRoute({
     method: "POST",
@@ -157,7 +147,7 @@ export const userRoutes = {
     access: { permission: "sys.user.edit" },
     body: passwordReset,
     data: z.null(),
-    scope,
+    scope: { entity: "user", refs: [{ in: "body", field: "id", entity: "user" }] },
   }),
   del: defineRoute({
     method: "POST",
@@ -167,6 +157,6 @@ export const userRoutes = {
     access: { permission: "sys.user.edit" },
     body: idBody,
     data: z.null(),
-    scope,
+    scope: { entity: "user", refs: [{ in: "body", field: "id", entity: "user" }] },
   }),
 } as const;

@@ -32,14 +32,13 @@ export function createEndUserService(db: Db, onAccountChange: (userId: number) =
         if (caller.parentUserId !== null) throw forbidden();
         parentUserId ??= caller.userId;
       }
+      if (input.orgId !== null && !(await findOrg(db, scope, input.orgId, true))) throw notFound();
       let orgId = input.orgId ?? (scope.kind === "org" ? (caller.org?.id ?? null) : null);
       if (parentUserId !== null) {
         const master = await findEndUser(db, scope, parentUserId);
         if (!master) throw notFound();
         if (master.parent_user_id !== null) throw business("channel:subUserOfSubUser");
         orgId = master.org_id;
-      } else if (orgId !== null && !(await findOrg(db, scope, orgId, true))) {
-        throw notFound();
       }
       const passwordHash = await hashPassword(input.password);
       const id = await db.transaction(async (tx) => {

@@ -27,13 +27,14 @@ async function checkCode(db: Queryable, tenantId: number, code: string | null, e
 export function createOrgService(db: Db) {
   return {
     async create(caller: AuthContext, scope: DataScope, input: CreateInput) {
-      const passwordHash = await hashPassword(input.account.password);
       const id = await db.transaction(async (tx) => {
         const parentId = input.parentId ?? caller.org?.id ?? (await rootOrg(tx, caller.tenantId))?.id;
         const parent = parentId === undefined ? undefined : await findParent(tx, scope, parentId);
         if (!parent) throw notFound();
         if (!ORG_PARENT_KINDS[input.kind].includes(parent.kind)) throw fieldError("parentId", "validation:parentKind");
         await checkCode(tx, caller.tenantId, input.authorisationCode);
+        // Hashed only once the request is known to be allowed: argon2 is deliberately slow.
+        const passwordHash = await hashPassword(input.account.password);
         const created = await first<{ id: number }>(
           tx,
           sql`INSERT INTO organisation (tenant_id, parent_id, kind, path, name, authorisation_code, contact, email, phone,

@@ -35,13 +35,14 @@ function paramsOf(request: FastifyRequest, contract: RouteContract): unknown {
 
 /**
  * The operation log is written here, once for every route: each change (any method but a read)
- * is recorded after its answer went out — operator, operation, method and path, parameters with
- * secrets masked, status, duration in ms and address — whether it succeeded or was refused.
+ * is recorded — operator, operation, method and path, parameters with secrets masked, status,
+ * duration in ms and address — whether it succeeded or was refused. The line is written before
+ * the answer leaves, so whoever saw the answer can find the line.
  */
 export function installAuditLog(app: FastifyInstance, db: Db) {
-  app.addHook("onResponse", async (request, reply) => {
+  app.addHook("onSend", async (request, reply, payload) => {
     const contract = request.routeOptions.config.contract;
-    if (!contract || contract.audit === false || READS.has(request.method)) return;
+    if (!contract || contract.audit === false || READS.has(request.method)) return payload;
     const caller = request.caller;
     const body = request.body as { username?: unknown } | undefined;
     const errorCode = reply.statusCode >= 400 ? String(reply.getHeader("x-error-code") ?? reply.statusCode) : null;
@@ -59,5 +60,6 @@ export function installAuditLog(app: FastifyInstance, db: Db) {
       ip: request.ip,
       userAgent: request.headers["user-agent"]?.slice(0, 255) ?? null,
     }).catch((error) => request.log.error({ err: error }, "could not write the operation log"));
+    return payload;
   });
 }

@@ -62,10 +62,11 @@ export function createUserService(db: Db, auth: AuthService) {
 
   return {
     async create(caller: AuthContext, scope: DataScope, input: CreateInput) {
-      const passwordHash = await hashPassword(input.password);
       const id = await db.transaction(async (tx) => {
         const orgId = await orgFor(tx, caller, scope, input);
         await checkRoles(tx, caller, input.roleIds, input.userType);
+        // Hashed only once the request is known to be allowed: argon2 is deliberately slow.
+        const passwordHash = await hashPassword(input.password);
         const userId = await insertAccount(tx, {
           tenantId: caller.tenantId,
           username: input.username,
