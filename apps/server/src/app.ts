@@ -123,7 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const policy = { ...DEFAULT_SIGN_IN_POLICY, ...deps.signIn };
   if (!policy.captcha) app.log.warn("ESS_CAPTCHA=off: sign-in accepts a password without captcha or slide verification");
   registerAuthRoutes(app, auth, createSignInGuard(deps.db, challenges, counter, policy));
-  registerCaptchaRoutes(app, challenges, counter);
+  registerCaptchaRoutes(app, challenges, counter, policy.captcha);
   registerMobileRoutes(app, {
     db: deps.db,
     auth,

@@ -5,6 +5,7 @@ import { RequireSession } from "./require-session.tsx";
 
 const LoginPage = lazy(() => import("../features/auth/pages/login.page.tsx"));
 const HomePage = lazy(() => import("../features/home/pages/home.page.tsx"));
+const PersonalInfoPage = lazy(() => import("../features/auth/pages/personal-info.page.tsx"));
 
 /** Hash routes (spec §2). Pages load on demand so the sign-in page stays small. */
 export const routes: RouteObject[] = [
@@ -16,6 +17,14 @@ export const routes: RouteObject[] = [
     element: (
       <RequireSession>
         <HomePage />
+      </RequireSession>
+    ),
+  },
+  {
+    path: "/info/index",
+    element: (
+      <RequireSession>
+        <PersonalInfoPage />
       </RequireSession>
     ),
   },

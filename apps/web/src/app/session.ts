@@ -56,6 +56,10 @@ export const sessionStore = {
     if (!current) return;
     write({ ...current, userInfo: info, permissions: Object.fromEntries(info.permissions.map((p) => [p, true])) });
   },
+  /** The forced first password change is done: the whole console opens. */
+  passwordChanged() {
+    if (current) write({ ...current, sfFirst: false });
+  },
   clear: () => write(null),
 };
 
