@@ -6,6 +6,7 @@ import { bearer } from "../helpers/accounts.ts";
 import { buildWorld, type World } from "../helpers/channel-world.ts";
 import { visibleTo } from "../helpers/scope-oracle.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
+import { worldClient } from "../helpers/world-client.ts";
 
 let t: TestApp;
 let world: World;
@@ -15,10 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const get = async (url: string, who: string, lang = "en-US") =>
-  t.app.inject({ method: "GET", url, headers: { ...bearer(await world.token(who)), "accept-language": lang } });
-const post = async (url: string, who: string, payload: object, lang = "en-US") =>
-  t.app.inject({ method: "POST", url, payload, headers: { ...bearer(await world.token(who)), "accept-language": lang } });
+const get = (url: string, who: string, lang?: string) => worldClient(t, world).get(url, who, lang);
+const post = (url: string, who: string, payload: object, lang?: string) => worldClient(t, world).post(url, who, payload, lang);
 const org = (key: string) => world.orgs.get(key)?.id as number;
 const user = (key: string) => world.users.get(key)?.id as number;
 

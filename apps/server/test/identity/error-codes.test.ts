@@ -39,6 +39,15 @@ async function captcha() {
   await createChallenges(t.db).put("captcha", key, 300, { text: "ABCD" });
   return { randomStr: key, code: "ABCD" };
 }
+/** The engineer signs in with a fresh captcha each time (a captcha works once). */
+const engineerToken = async (): Promise<string> =>
+  (
+    await t.app.inject({
+      method: "POST",
+      url: "/login?grant_type=admin",
+      payload: { username: "eng", password: "Eng123456", ...(await captcha()) },
+    })
+  ).json().data.access_token;
 const adminToken = async (app: TestApp) => {
   if (app === t) return (await signInTokens(t.app, "admin", ADMIN_PASSWORD).catch(() => null))?.access_token;
   return (
@@ -87,13 +96,7 @@ const cases: Case[] = [
     "sessionExpired",
     null,
     async (lang) => {
-      const token = (
-        await t.app.inject({
-          method: "POST",
-          url: "/login?grant_type=admin",
-          payload: { username: "eng", password: "Eng123456", ...(await captcha()) },
-        })
-      ).json().data.access_token;
+      const token = await engineerToken();
       await t.db.query("UPDATE auth_session SET access_expires_at = now() - interval '1 second' WHERE revoked_at IS NULL");
       return t.app.inject({ method: "GET", url: "/sys/user/info", headers: { ...bearer(token), "accept-language": lang } });
     },
@@ -103,13 +106,7 @@ const cases: Case[] = [
     "forbidden",
     null,
     async (lang) => {
-      const token = (
-        await t.app.inject({
-          method: "POST",
-          url: "/login?grant_type=admin",
-          payload: { username: "eng", password: "Eng123456", ...(await captcha()) },
-        })
-      ).json().data.access_token;
+      const token = await engineerToken();
       return t.app.inject({ method: "GET", url: "/sys/menu/tree", headers: { ...bearer(token), "accept-language": lang } });
     },
   ],
@@ -118,13 +115,7 @@ const cases: Case[] = [
     "notFound",
     null,
     async (lang) => {
-      const token = (
-        await t.app.inject({
-          method: "POST",
-          url: "/login?grant_type=admin",
-          payload: { username: "eng", password: "Eng123456", ...(await captcha()) },
-        })
-      ).json().data.access_token;
+      const token = await engineerToken();
       return t.app.inject({ method: "GET", url: "/sys/user/999999", headers: { ...bearer(token), "accept-language": lang } });
     },
   ],

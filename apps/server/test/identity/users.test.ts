@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer } from "../helpers/accounts.ts";
 import { buildWorld, WORLD_PASSWORD, type World } from "../helpers/channel-world.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
+import { worldClient } from "../helpers/world-client.ts";
 
 let t: TestApp;
 let world: World;
@@ -11,10 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const get = async (url: string, who: string, lang = "en-US") =>
-  t.app.inject({ method: "GET", url, headers: { ...bearer(await world.token(who)), "accept-language": lang } });
-const post = async (url: string, who: string, payload: object, lang = "en-US") =>
-  t.app.inject({ method: "POST", url, payload, headers: { ...bearer(await world.token(who)), "accept-language": lang } });
+const get = (url: string, who: string, lang?: string) => worldClient(t, world).get(url, who, lang);
+const post = (url: string, who: string, payload: object, lang?: string) => worldClient(t, world).post(url, who, payload, lang);
 const roleId = async (code: string) =>
   (await t.db.query<{ id: number }>("SELECT id FROM sys_role WHERE code = $1", [code])).rows[0]?.id as number;
 const login = (username: string, password: string) =>

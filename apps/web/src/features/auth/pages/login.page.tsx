@@ -36,11 +36,12 @@ export default function LoginPage() {
   const [attempt, setAttempt] = useState(0);
   const [randomStr, setRandomStr] = useState(randomKey);
   const [missingProof, setMissingProof] = useState(false);
-  const needsProof = settings.data?.captcha ?? true;
+  // The verification shows once the server said it asks for it.
+  const needsProof = settings.data?.captcha ?? false;
 
   const signIn = useMutation({
-    mutationFn: async ({ username, password, code }: Credentials) => {
-      const proofFields = !needsProof ? {} : mode === "slide" ? { slideProof: proof ?? "" } : { randomStr, code: code ?? "" };
+    mutationFn: async ({ username, password, code, verify }: Credentials & { verify: boolean }) => {
+      const proofFields = !verify ? {} : mode === "slide" ? { slideProof: proof ?? "" } : { randomStr, code: code ?? "" };
       const token = await call(API.auth.login, { query: { grant_type: "admin" }, body: { username, password, ...proofFields } });
       sessionStore.signIn(token);
       sessionStore.setUserInfo(await call(API.auth.userInfo));
@@ -57,10 +58,12 @@ export default function LoginPage() {
 
   if (session?.userInfo && !signIn.isPending) return <Navigate to={session.sfFirst ? INFO_PATH : PRODUCT.homePath} replace />;
   const error = signIn.error instanceof ApiError ? signIn.error.message : signIn.error ? t("errors:internal") : null;
-  const submit = (values: Credentials) => {
-    if (needsProof && mode === "slide" && !proof) return setMissingProof(true);
+  const submit = async (values: Credentials) => {
+    // A click before the settings arrived waits for them rather than guessing.
+    const verify = (settings.data ?? (await settings.refetch()).data)?.captcha ?? true;
+    if (verify && mode === "slide" && !proof) return setMissingProof(true);
     setMissingProof(false);
-    signIn.mutate(values);
+    signIn.mutate({ ...values, verify });
   };
 
   return (
