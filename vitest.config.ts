@@ -32,11 +32,11 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["apps/e2e/tests/**/*.test.ts"],
+          // A page on a busy two-core machine can take more than the default second to settle.
+          expect: { poll: { timeout: 10_000, interval: 50 } },
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
-          // A browser on a busy 2-core machine can take more than the default second to settle.
-          expect: { poll: { timeout: 10_000, interval: 100 } },
         },
       },
     ],

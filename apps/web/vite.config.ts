@@ -25,7 +25,7 @@ export default defineConfig({
   server: {
     port: 5173,
     proxy: Object.fromEntries(
-      ["/login", "/sys", "/auth", "/admin", "/api", "/healthz", "/readyz", "/act", "/mqtt"].map((p) => [
+      ["/login", "/sys", "/auth", "/admin", "/code", "/api", "/healthz", "/readyz", "/act", "/mqtt"].map((p) => [
         p,
         { target: "http://127.0.0.1:7072", ws: true },
       ]),

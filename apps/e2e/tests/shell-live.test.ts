@@ -124,14 +124,14 @@ describe.skipIf(!CHROMIUM)("console shell: error log, reminders, version check, 
   });
 
   it("offers a reload instead of a white screen when a page's code cannot load", async () => {
-    await page.route(/\/assets\/info\.page-[^/]+\.js$/, (route) => route.abort());
+    await page.route(/\/assets\/personal-info\.page-[^/]+\.js$/, (route) => route.abort());
     await page.goto(`${url}#/wel/index`);
     await page.reload();
     await page.getByTestId("home-page").waitFor();
     await page.goto(`${url}#/info/index`);
     await expect.poll(() => page.getByTestId("chunk-reload").first().isVisible()).toBe(true);
     expect(await page.getByTestId("top-bar").isVisible()).toBe(true);
-    await page.unroute(/\/assets\/info\.page-[^/]+\.js$/);
+    await page.unroute(/\/assets\/personal-info\.page-[^/]+\.js$/);
     await page.getByTestId("chunk-reload").first().click();
     await page.getByTestId("info-page").waitFor();
   });

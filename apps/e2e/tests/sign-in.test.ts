@@ -9,7 +9,8 @@ describe.skipIf(!CHROMIUM)("signing in to the console in Chromium", () => {
   let stop: () => Promise<unknown>;
 
   beforeAll(async () => {
-    const started = await startConsole();
+    // The captcha and slide verification have their own browser test (identity.test.ts).
+    const started = await startConsole({ ESS_CAPTCHA: "off" });
     url = started.url;
     stop = () => started.server.stop();
     browser = await launchBrowser();

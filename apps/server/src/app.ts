@@ -18,14 +18,21 @@ import { registerMobileRoutes } from "./modules/auth/mobile.routes.ts";
 import { logSmsSender, type SmsSender, type SocialProvider } from "./modules/auth/mobile-sign-in.ts";
 import { createRateCounter } from "./modules/auth/rate-counter.ts";
 import { createSignInGuard, DEFAULT_SIGN_IN_POLICY, type SignInPolicy } from "./modules/auth/sign-in-guard.ts";
+import { registerCancellationRoutes } from "./modules/cancellation/cancellation.routes.ts";
 import { registerCaptchaRoutes } from "./modules/captcha/captcha.routes.ts";
+import { registerEndUserRoutes } from "./modules/channel/enduser.routes.ts";
+import { registerOrgRoutes } from "./modules/channel/org.routes.ts";
+import { installAuditLog } from "./modules/logs/audit.hook.ts";
 import { registerErrorLogRoutes } from "./modules/logs/error-log.routes.ts";
+import { registerLogRoutes } from "./modules/logs/log.routes.ts";
 import { registerMenuRoutes } from "./modules/menus/menu.routes.ts";
 import { registerRealtime } from "./modules/realtime/realtime.routes.ts";
 import { createRealtimeHub, type RealtimeHub } from "./modules/realtime/realtime-hub.ts";
+import { registerRoleRoutes } from "./modules/roles/role.routes.ts";
 import { type ReadinessProbe, registerSystemRoutes } from "./modules/system/system.routes.ts";
 import { registerTelemetryRoutes } from "./modules/telemetry/telemetry.routes.ts";
 import type { TelemetryServices } from "./modules/telemetry/telemetry.runtime.ts";
+import { registerUserRoutes } from "./modules/users/user.routes.ts";
 import { createMetrics, instrumentHttp, type Metrics } from "./observability/metrics.ts";
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist/", import.meta.url));
@@ -101,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   installErrorHandling(app);
   installRequestGuards(app, { demoMode: deps.demoMode ?? false, repeatWindowMs: deps.repeatGuardMs ?? 1000 });
+  installAuditLog(app, deps.db);
   instrumentHttp(app, metrics);
   await registerOpenApi(app);
   await app.register(websocket, {
@@ -123,7 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const policy = { ...DEFAULT_SIGN_IN_POLICY, ...deps.signIn };
   if (!policy.captcha) app.log.warn("ESS_CAPTCHA=off: sign-in accepts a password without captcha or slide verification");
   registerAuthRoutes(app, auth, createSignInGuard(deps.db, challenges, counter, policy));
-  registerCaptchaRoutes(app, challenges, counter);
+  registerCaptchaRoutes(app, challenges, counter, policy.captcha);
   registerMobileRoutes(app, {
     db: deps.db,
     auth,
@@ -133,6 +141,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     social: deps.socialProviders ?? [],
   });
   registerMenuRoutes(app, deps.db);
+  registerOrgRoutes(app, deps.db);
+  registerEndUserRoutes(app, deps.db, auth.forgetUser);
+  registerUserRoutes(app, deps.db, auth);
+  registerRoleRoutes(app, deps.db, auth);
+  registerLogRoutes(app, deps.db);
+  registerCancellationRoutes(app, deps.db, auth);
   registerErrorLogRoutes(app, deps.db);
   const realtime = deps.realtime ?? createRealtimeHub();
   app.decorate("realtime", realtime);

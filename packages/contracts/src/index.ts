@@ -1,26 +1,39 @@
+export * from "./account-fields.ts";
 export * from "./envelope.ts";
 export * from "./list.ts";
 export * from "./realtime/realtime.routes.ts";
 export * from "./route.ts";
 export * from "./routes/auth.routes.ts";
+export * from "./routes/cancellation.routes.ts";
 export * from "./routes/captcha.routes.ts";
 export * from "./routes/device-telemetry.routes.ts";
+export * from "./routes/enduser.routes.ts";
 export * from "./routes/error-log.routes.ts";
+export * from "./routes/log.routes.ts";
 export * from "./routes/menu.routes.ts";
 export * from "./routes/mobile.routes.ts";
+export * from "./routes/org.routes.ts";
+export * from "./routes/role.routes.ts";
 export * from "./routes/system.routes.ts";
 export * from "./routes/token.routes.ts";
+export * from "./routes/user.routes.ts";
 export * from "./validation.ts";
 
 import { realtimeRoutes } from "./realtime/realtime.routes.ts";
 import { authRoutes } from "./routes/auth.routes.ts";
+import { cancellationRoutes } from "./routes/cancellation.routes.ts";
 import { captchaRoutes } from "./routes/captcha.routes.ts";
 import { deviceTelemetryRoutes } from "./routes/device-telemetry.routes.ts";
+import { endUserRoutes } from "./routes/enduser.routes.ts";
 import { errorLogRoutes } from "./routes/error-log.routes.ts";
+import { logRoutes } from "./routes/log.routes.ts";
 import { menuRoutes } from "./routes/menu.routes.ts";
 import { mobileRoutes } from "./routes/mobile.routes.ts";
+import { orgRoutes } from "./routes/org.routes.ts";
+import { roleRoutes } from "./routes/role.routes.ts";
 import { systemRoutes } from "./routes/system.routes.ts";
 import { tokenRoutes } from "./routes/token.routes.ts";
+import { userRoutes } from "./routes/user.routes.ts";
 
 /**
  * Every HTTP route of the API, grouped by feature. A contract joins this registry together with
@@ -35,6 +48,12 @@ export const API = {
   captcha: captchaRoutes,
   mobile: mobileRoutes,
   realtime: realtimeRoutes,
+  org: orgRoutes,
+  endUser: endUserRoutes,
+  user: userRoutes,
+  role: roleRoutes,
+  log: logRoutes,
+  cancellation: cancellationRoutes,
   deviceTelemetry: deviceTelemetryRoutes,
 } as const;
 export * from "./device/index.ts";

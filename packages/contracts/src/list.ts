@@ -16,7 +16,7 @@ export const textFilter = z.preprocess(blankToUndefined, z.string().trim().max(1
 /** An optional integer filter (ids, codes). */
 export const intFilter = z.preprocess(blankToUndefined, z.coerce.number().int().optional());
 /** An optional id filter. */
-export const idFilter = z.preprocess(blankToUndefined, z.coerce.number().int().positive().optional());
+export const idFilter = z.preprocess(blankToUndefined, z.coerce.number().int().min(1).optional());
 /** An optional instant filter (ISO 8601 or epoch milliseconds). */
 export const timeFilter = z.preprocess(
   (value) => (typeof value === "string" && /^\d{10,13}$/.test(value) ? Number(value) : blankToUndefined(value)),
@@ -31,6 +31,6 @@ export function listQuery<const F extends readonly [string, ...string[]], S exte
   });
 }
 
-/** `{id}` bodies and queries of single-record routes. */
-export const idBody = z.object({ id: z.coerce.number().int().positive() });
-export const idQuery = z.object({ id: z.coerce.number().int().positive() });
+/** `{id}` bodies and queries of single-record routes (a query's text is read as a number). */
+export const idBody = z.object({ id: z.number().int().min(1) });
+export const idQuery = z.object({ id: z.coerce.number().int().min(1) });

@@ -67,3 +67,11 @@ export function describeIssue(issue: z.core.$ZodIssue): FieldProblem {
       return { field, key: "validation:invalid", values };
   }
 }
+
+/**
+ * Runs an object's cross-field rule even when other fields were refused, so a form shows every
+ * problem at once (zod skips refinements of an object with issues unless told otherwise).
+ */
+export const evenWithOtherIssues = {
+  when: (payload: { value: unknown }) => typeof payload.value === "object" && payload.value !== null,
+};

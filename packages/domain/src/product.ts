@@ -5,6 +5,8 @@ export const PRODUCT = {
   copyright: "2018-2025",
   defaultTenantId: 1,
   homePath: "/wel/index",
+  /** Personal information and change password; the only page until a forced password change is done. */
+  infoPath: "/info/index",
 } as const;
 
 /** Password policy (spec §5; the spec prints two upper bounds, the issue settles on 20). */

@@ -65,3 +65,6 @@ export function run<T = Row>(db: Queryable, statement: Sql): Promise<QueryResult
 export async function first<T = Row>(db: Queryable, statement: Sql): Promise<T | undefined> {
   return (await run<T>(db, statement)).rows[0];
 }
+
+/** A LIKE pattern that finds `text` anywhere, with the caller's % and _ taken literally. */
+export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -18,7 +18,8 @@ export function fieldMessage(t: Translate, problem: { field: string; key: string
 export function sendError(reply: FastifyReply, kind: ErrorKind, msg: string, data: ErrorEnvelope["data"] = null) {
   const entry = ERROR_CATALOGUE[kind];
   const body: ErrorEnvelope = { code: entry.bodyCode, msg, data, errorCode: entry.code };
-  return reply.status(entry.status).type("application/json; charset=utf-8").send(body);
+  // The catalogue code also travels as a header, so that the operation log can record it.
+  return reply.status(entry.status).header("x-error-code", entry.code).type("application/json; charset=utf-8").send(body);
 }
 
 /**

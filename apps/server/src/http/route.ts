@@ -20,14 +20,15 @@ const toJsonSchema = (schema: z.ZodType, io: "input" | "output") =>
 
 function parsePart(schema: z.ZodType | undefined, value: unknown, prefix: string) {
   if (!schema) return undefined;
-  const result = schema.safeParse(value ?? (prefix === "body" ? undefined : {}));
+  // reportInput lets a value of the wrong type read as such rather than as a missing one.
+  const result = schema.safeParse(value ?? (prefix === "body" ? undefined : {}), { reportInput: true });
   if (result.success) return result.data;
-  throw new ValidationError(
-    result.error.issues.map((issue) => {
-      const problem = describeIssue(issue);
-      return issue.path.length === 0 && prefix !== "body" ? { ...problem, field: prefix } : problem;
-    }),
-  );
+  const problems = result.error.issues.map((issue) => {
+    const problem = describeIssue(issue);
+    return issue.path.length === 0 && prefix !== "body" ? { ...problem, field: prefix } : problem;
+  });
+  // One problem per field: the first says what is wrong; later checks on a broken value add noise.
+  throw new ValidationError(problems.filter((p, i) => problems.findIndex((q) => q.field === p.field) === i));
 }
 
 /**

@@ -77,6 +77,24 @@ async function seedMenus(tx: Queryable, tenantId: number, translator: (locale: L
   }
 }
 
+/** The tenant's manufacturer organisation (root of its channel tree); back office staff join it. */
+async function seedRootOrganisation(tx: Queryable, tenantId: number) {
+  await tx.query(
+    `INSERT INTO organisation (tenant_id, kind, path, name)
+     SELECT id, 'manufacturer', '', name FROM tenant
+      WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM organisation WHERE tenant_id = $1 AND kind = 'manufacturer')`,
+    [tenantId],
+  );
+  await tx.query("UPDATE organisation SET path = '/' || id || '/' WHERE tenant_id = $1 AND kind = 'manufacturer' AND path = ''", [
+    tenantId,
+  ]);
+  await tx.query(
+    `UPDATE sys_user SET org_id = (SELECT id FROM organisation WHERE tenant_id = $1 AND kind = 'manufacturer')
+      WHERE tenant_id = $1 AND user_type = 0 AND org_id IS NULL`,
+    [tenantId],
+  );
+}
+
 /**
  * The default roles (with their permission sets) and the default menu tree of the domain
  * package, applied to a tenant at every start; each item only once, so that what an
@@ -84,6 +102,7 @@ async function seedMenus(tx: Queryable, tenantId: number, translator: (locale: L
  */
 export async function seedIdentity(db: Db, tenantId: number, translator: (locale: Locale) => Translate) {
   await db.transaction(async (tx) => {
+    await seedRootOrganisation(tx, tenantId);
     await seedRoles(tx, tenantId);
     await seedMenus(tx, tenantId, translator);
   });

@@ -28,6 +28,11 @@ describe("route audit", () => {
     expect(unknown).toEqual([]);
   });
 
+  it("every route behind a sign-in declares the data it reaches (for the authorisation test)", () => {
+    const undeclared = contracts.filter((c) => !("public" in c.access) && !c.scope).map((c) => `${c.method} ${c.path}`);
+    expect(undeclared).toEqual([]);
+  });
+
   it("every contract has a handler", () => {
     const registered = new Set(t.app.routeTable.map((r) => `${r.method} ${r.url}`));
     const missing = contracts.map((c) => `${c.method} ${c.path}`).filter((key) => !registered.has(key));

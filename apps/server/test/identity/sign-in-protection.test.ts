@@ -50,6 +50,10 @@ describe("captcha image", () => {
 });
 
 describe("sign-in with the captcha on", () => {
+  it("tells the sign-in page to ask for it", async () => {
+    expect((await t.app.inject({ method: "GET", url: "/auth/sign-in/settings" })).json().data).toEqual({ captcha: true });
+  });
+
   it("asks for the captcha or slide verification first (428)", async () => {
     const response = await login({ username: "admin", password: ADMIN_PASSWORD }, nextAddress());
     expect(response.statusCode).toBe(428);

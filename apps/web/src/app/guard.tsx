@@ -1,3 +1,4 @@
+import { PRODUCT } from "@ess/domain/product.ts";
 import { useEffect } from "react";
 import { Navigate, Outlet, useLocation } from "react-router";
 import { versionCheck } from "./services/version-runtime.ts";
@@ -10,8 +11,9 @@ export const isPublicPath = (path: string) => PUBLIC.some((p) => path === p || p
 
 /**
  * The navigation guard (spec §2): without an access token only public routes open, the rest go
- * to /login; with one, a locked console goes to /lock and /login goes to /. Every navigation also
- * checks for a new version.
+ * to /login; with one, a locked console goes to /lock and /login goes to /; until the first
+ * password change is done (sfFirst), every console route goes to the personal information page.
+ * Every navigation also checks for a new version.
  */
 export function Guard() {
   const session = useSession();
@@ -28,5 +30,7 @@ export function Guard() {
   }
   if (lock.locked && !pathname.startsWith("/lock")) return <Navigate to="/lock" replace />;
   if (pathname === "/login" && session.userInfo) return <Navigate to="/" replace />;
+  if (session.sfFirst && !isPublicPath(pathname) && pathname !== PRODUCT.infoPath)
+    return <Navigate to={PRODUCT.infoPath} replace />;
   return <Outlet />;
 }

@@ -12,7 +12,7 @@ const ConsoleLayout = lazy(() => import("./layout/console-layout.tsx").then((m) 
 const LockPage = lazy(() => import("./pages/lock.page.tsx"));
 const LockClock = lazy(() => import("./pages/lock.page.tsx").then((m) => ({ default: m.LockClock })));
 const LockUnlock = lazy(() => import("./pages/lock.page.tsx").then((m) => ({ default: m.LockUnlock })));
-const InfoPage = lazy(() => import("./pages/info.page.tsx"));
+const InfoPage = lazy(() => import("../features/auth/pages/personal-info.page.tsx"));
 const IframePage = lazy(() => import("./pages/iframe.page.tsx"));
 const AuthRedirectPage = lazy(() => import("./pages/auth-redirect.page.tsx"));
 const MenuPage = lazy(() => import("./pages/menu.page.tsx"));
@@ -45,7 +45,7 @@ export const routes: RouteObject[] = [
         element: <ConsoleLayout />,
         children: [
           { path: PRODUCT.homePath, element: <HomePage />, handle: handle({ title: "shell:tabs.home" }) },
-          { path: "/info/index", element: <InfoPage />, handle: handle({ title: "shell:routes.info" }) },
+          { path: PRODUCT.infoPath, element: <InfoPage />, handle: handle({ title: "shell:routes.info" }) },
           { path: "/403", element: <StatusPage code={403} />, handle: handle({ title: "shell:routes.forbidden" }) },
           { path: "/500", element: <StatusPage code={500} />, handle: handle({ title: "shell:routes.serverError" }) },
           { path: "/myiframe/*", element: <IframePage /> },

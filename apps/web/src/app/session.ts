@@ -74,6 +74,10 @@ export const sessionStore = {
     if (!current) return;
     write({ ...current, ...token, storedAt: Date.now() });
   },
+  /** The forced first password change is done: the whole console opens. */
+  passwordChanged() {
+    if (current) write({ ...current, sfFirst: false });
+  },
   clear: () => write(null),
 };
 

@@ -24,10 +24,10 @@ export const realtimeRoutes = {
   sendReminder: defineRoute({
     method: "POST",
     path: "/act/reminders",
-    summary: "Push a reminder to a user of the caller's tenant (shown as a notice in their open consoles)",
+    summary: "Push a reminder to a user the caller may reach (shown as a notice in their open consoles)",
     tags: ["realtime"],
     access: { permission: "realtime.reminder.send" },
-    // The recipient must be a user the caller may reach; today the tenant is checked.
+    // The recipient must be a user the caller may reach through the data scope.
     scope: { entity: "user", refs: [{ in: "body", field: "userId", entity: "user" }] },
     body: sendReminderBody,
     data: z.object({ delivered: z.number().int().nonnegative() }),

@@ -1,6 +1,7 @@
 import { isAcceptablePassword, PASSWORD_RULE } from "@ess/domain";
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
+import { evenWithOtherIssues } from "../validation.ts";
 
 export const account = z.string().trim().min(1).max(64);
 export const password = z
@@ -24,13 +25,13 @@ export const newPassword = z.string().refine(isAcceptablePassword, { message: "v
 export const passwordChange = z
   .object({ oldPassword: password, newPassword, confirmPassword: z.string().min(1) })
   .superRefine((value, ctx) => {
-    if (value.confirmPassword !== value.newPassword) {
+    if (typeof value.confirmPassword === "string" && value.confirmPassword !== value.newPassword) {
       ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: "validation:passwordMismatch" });
     }
-    if (value.newPassword === value.oldPassword) {
+    if (typeof value.newPassword === "string" && value.newPassword === value.oldPassword) {
       ctx.addIssue({ code: "custom", path: ["newPassword"], message: "validation:passwordUnchanged" });
     }
-  });
+  }, evenWithOtherIssues);
 
 export const tokenAnswer = z.object({
   access_token: z.string(),

@@ -24,6 +24,15 @@ export const slidePuzzle = z.object({
  * with ESS_CAPTCHA=off.
  */
 export const captchaRoutes = {
+  /** What the sign-in page must ask for: with ESS_CAPTCHA=off, neither captcha nor slide. */
+  settings: defineRoute({
+    method: "GET",
+    path: "/auth/sign-in/settings",
+    summary: "Whether sign-in needs a captcha or slide verification",
+    tags: ["auth"],
+    access: { public: true },
+    data: z.object({ captcha: z.boolean() }),
+  }),
   image: defineRoute({
     method: "GET",
     path: "/sys/code",

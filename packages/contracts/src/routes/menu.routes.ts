@@ -2,6 +2,7 @@ import { PERMISSION_IDS, type PermissionId } from "@ess/domain";
 import { z } from "zod";
 import { idBody, idQuery } from "../list.ts";
 import { defineRoute } from "../route.ts";
+import { evenWithOtherIssues } from "../validation.ts";
 
 /**
  * The server-driven menu (spec §3 Menu item). Labels come in every console language: `label` is
@@ -70,7 +71,7 @@ const menuPath = z
 /** What an administrator edits of a menu item. Left and top items need a path; buttons a permission. */
 export const menuInput = z
   .object({
-    parentId: z.number().int().positive().nullable().default(null),
+    parentId: z.number().int().min(1).nullable().default(null),
     menuType: z.enum(MENU_TYPES),
     label: label.min(1),
     nameEn: label.default(""),
@@ -101,7 +102,7 @@ export const menuInput = z
     if (menu.menuType === "button" && !menu.permission) {
       ctx.addIssue({ code: "custom", path: ["permission"], message: "validation:required" });
     }
-  });
+  }, evenWithOtherIssues);
 export type MenuInput = z.infer<typeof menuInput>;
 
 const queryFlag = z.preprocess(
@@ -128,7 +129,7 @@ export const menuRoutes = {
     summary: "The whole menu tree for administration (lazy: one level)",
     tags: ["menus"],
     access: { permission: "sys.menu.view" },
-    query: z.object({ lazy: queryFlag.optional(), parentId: z.coerce.number().int().positive().optional() }),
+    query: z.object({ lazy: queryFlag.optional(), parentId: z.coerce.number().int().min(1).optional() }),
     data: z.array(menuNode),
     scope: { entity: "tenant" },
   }),

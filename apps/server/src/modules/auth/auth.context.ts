@@ -1,4 +1,4 @@
-import type { PermissionId } from "@ess/domain";
+import type { OrgKind, PermissionId } from "@ess/domain";
 import type { FastifyRequest } from "fastify";
 
 /** Who is calling: resolved from the bearer token on every request that is not public. */
@@ -14,6 +14,10 @@ export interface AuthContext {
   permissions: ReadonlySet<PermissionId>;
   /** First sign-in or a reset password: only the password change (and a few reads) is allowed. */
   mustChangePassword: boolean;
+  /** The caller's place in the channel hierarchy, from which its data scope follows. */
+  org: { id: number; path: string; kind: OrgKind; parentId: number | null } | null;
+  /** For a sub-user: its master user. */
+  parentUserId: number | null;
 }
 
 export interface Authenticator {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { OrgKind } from "@ess/domain";
 import type { Queryable } from "../../db/db.ts";
 
 export interface UserRecord {
@@ -15,6 +16,11 @@ export interface UserRecord {
 
 export interface SessionRecord extends Omit<UserRecord, "password_hash" | "id"> {
   session_id: number;
+  org_id: number | null;
+  org_path: string | null;
+  org_kind: OrgKind | null;
+  org_parent_id: number | null;
+  parent_user_id: number | null;
   user_id: number;
   access_expires_at: Date;
   revoked_at: Date | null;
@@ -68,16 +74,18 @@ export function findSessionByAccessHash(db: Queryable, accessHash: Buffer) {
     .query<SessionRecord>(
       `SELECT s.id AS session_id, s.access_expires_at, s.revoked_at,
               u.id AS user_id, u.tenant_id, u.username, u.name, u.user_type, u.status, u.time_zone,
-              u.must_change_password,
+              u.must_change_password, u.parent_user_id,
+              o.id AS org_id, o.path AS org_path, o.kind AS org_kind, o.parent_id AS org_parent_id,
               coalesce(array_agg(DISTINCT r.code) FILTER (WHERE r.code IS NOT NULL), '{}') AS roles,
               coalesce(array_agg(DISTINCT rp.permission) FILTER (WHERE rp.permission IS NOT NULL), '{}') AS permissions
          FROM auth_session s
          JOIN sys_user u ON u.id = s.user_id AND u.deleted_at IS NULL
+         LEFT JOIN organisation o ON o.id = u.org_id AND o.deleted_at IS NULL
          LEFT JOIN sys_user_role ur ON ur.user_id = u.id
          LEFT JOIN sys_role r ON r.id = ur.role_id
          LEFT JOIN sys_role_permission rp ON rp.role_id = r.id
         WHERE s.access_hash = $1
-        GROUP BY s.id, u.id`,
+        GROUP BY s.id, u.id, o.id`,
       [accessHash],
     )
     .then((r) => r.rows[0]);

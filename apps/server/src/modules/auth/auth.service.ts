@@ -1,4 +1,4 @@
-import { ADMIN_ROLE_CODE, isPermissionId, PERMISSION_IDS, type PermissionId } from "@ess/domain";
+import { ADMIN_ROLE_CODE, isPermissionId, type OrgKind, PERMISSION_IDS, type PermissionId } from "@ess/domain";
 import type { FastifyRequest } from "fastify";
 import type { Db, Queryable } from "../../db/db.ts";
 import { AppError, ValidationError } from "../../http/errors.ts";
@@ -57,6 +57,11 @@ export function createAuthService(db: Db, settings: AuthSettings) {
       roles: s.roles,
       permissions: new Set<PermissionId>(granted),
       mustChangePassword: s.must_change_password,
+      org:
+        s.org_id === null
+          ? null
+          : { id: s.org_id, path: s.org_path as string, kind: s.org_kind as OrgKind, parentId: s.org_parent_id },
+      parentUserId: s.parent_user_id,
     };
   }
 

@@ -13,6 +13,8 @@ const context = (sessionId: number, userId: number): AuthContext => ({
   roles: [],
   permissions: new Set(),
   mustChangePassword: false,
+  org: null,
+  parentUserId: null,
 });
 
 describe("session cache", () => {

@@ -20,7 +20,9 @@ const IMAGES_PER_MINUTE = 60;
 
 const dataUrl = (png: Buffer) => `data:image/png;base64,${png.toString("base64")}`;
 
-export function registerCaptchaRoutes(app: FastifyInstance, challenges: Challenges, counter: RateCounter) {
+export function registerCaptchaRoutes(app: FastifyInstance, challenges: Challenges, counter: RateCounter, captchaOn: boolean) {
+  bindRoute(app, API.captcha.settings, () => ({ captcha: captchaOn }));
+
   async function limit(request: FastifyRequest) {
     if ((await counter.hit("captcha-address", request.ip, 60)) > IMAGES_PER_MINUTE) throw new AppError("rateLimited");
   }

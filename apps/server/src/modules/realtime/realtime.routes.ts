@@ -15,6 +15,8 @@ import { notFound } from "../../http/errors.ts";
 import { bindRoute } from "../../http/route.ts";
 import type { Translate } from "../../i18n/translator.ts";
 import type { Metrics } from "../../observability/metrics.ts";
+import { dataScope } from "../scope/data-scope.ts";
+import { findUser } from "../users/user.repository.ts";
 import type { RealtimeHub } from "./realtime-hub.ts";
 import { handleStompConnection } from "./stomp-gateway.ts";
 
@@ -77,11 +79,8 @@ export function registerRealtime(
   );
 
   bindRoute(app, API.realtime.sendReminder, async ({ input, auth }) => {
-    const { rows } = await db.query<{ id: number }>(
-      "SELECT id FROM sys_user WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL",
-      [input.body.userId, auth.tenantId],
-    );
-    if (rows.length === 0) throw notFound();
+    // The recipient must be a user the caller may reach (the data scope), else it does not exist.
+    if (!(await findUser(db, dataScope(auth), input.body.userId))) throw notFound();
     const delivered = sendReminder(hub, auth.tenantId, input.body.userId, {
       title: input.body.title,
       content: input.body.content,

@@ -1,6 +1,8 @@
 import type { Queryable } from "../../db/db.ts";
+import { run, sql } from "../../db/sql.ts";
 import { notFound } from "../../http/errors.ts";
 import type { AuthContext } from "../auth/auth.context.ts";
+import { dataScope } from "../scope/data-scope.ts";
 
 export interface ScopedDevice {
   id: number;
@@ -15,16 +17,12 @@ export interface ScopedDevice {
 
 /**
  * The device `deviceId` if the caller may see it, else "not found" (never "forbidden": a device
- * outside the caller's scope does not exist for them).
- *
- * DATA SCOPE — the one place the device routes of telemetry decide what a caller may see. Until
- * identity's data-scope function (organisation subtree, installer, owner user) and the device
- * ownership columns are on main, back-office accounts see their tenant's devices and channel and
- * end-user accounts see none (never the whole tenant). When it lands, this body switches to it;
- * nothing else changes.
+ * outside the caller's scope does not exist for them). The one place the device routes and the
+ * live destinations of telemetry ask the data scope (`modules/scope/data-scope.ts`): back office
+ * its tenant, channel staff their organisation's subtree (seller or installer), end users their own.
  */
 export async function findDeviceInScope(db: Queryable, auth: AuthContext, deviceId: number): Promise<ScopedDevice> {
-  const { rows } = await db.query<{
+  const { rows } = await run<{
     id: number;
     sn: string;
     name: string;
@@ -34,9 +32,9 @@ export async function findDeviceInScope(db: Queryable, auth: AuthContext, device
     online_status: 0 | 1 | 2;
     last_seen_at: Date | null;
   }>(
-    `SELECT id, sn, name, tenant_id, time_zone, phase_type, online_status, last_seen_at
-       FROM device WHERE id = $1 AND tenant_id = $2 AND deleted_at IS NULL AND $3::int = 0`,
-    [deviceId, auth.tenantId, auth.userType],
+    db,
+    sql`SELECT d.id, d.sn, d.name, d.tenant_id, d.time_zone, d.phase_type, d.online_status, d.last_seen_at
+          FROM device d WHERE d.id = ${deviceId} AND d.deleted_at IS NULL AND ${dataScope(auth).devices("d")}`,
   );
   const r = rows[0];
   if (!r) throw notFound("telemetry:deviceNotFound");

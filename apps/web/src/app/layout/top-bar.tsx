@@ -1,4 +1,5 @@
 import { DownOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } from "@ant-design/icons";
+import { PRODUCT } from "@ess/domain/product.ts";
 import { App, Button, Dropdown, Menu } from "antd";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
@@ -76,7 +77,7 @@ export function TopBar(props: TopBarProps) {
             { key: "logout", label: <span data-testid="logout-link">{t("user.logout")}</span> },
           ],
           onClick: ({ key }) => {
-            if (key === "info") void navigate("/info/index");
+            if (key === "info") void navigate(PRODUCT.infoPath);
             if (key === "lock") props.onLock();
             if (key === "errorLog") props.onErrorLog();
             if (key === "settings") props.onSettings();

@@ -1,0 +1,99 @@
+import { USER_TYPES } from "@ess/domain";
+import { type Sql, sql } from "../../db/sql.ts";
+import type { AuthContext } from "../auth/auth.context.ts";
+
+/**
+ * The one data-scope function (DESIGN §3). What a caller may see follows from its account:
+ * - back office (user type 0): the whole tenant;
+ * - channel staff (user type 1): the subtree of their organisation (organisations, their staff,
+ *   the end users they serve, those users' devices); a dealer also sees the installer companies
+ *   of its distributor that are marked "show under dealers" (to read, not to change);
+ * - end users (user type 2): a master user itself, its sub-users and its devices; a sub-user
+ *   itself and its master's devices;
+ * - anything else (a channel account without an organisation): nothing.
+ *
+ * Repositories apply it in SQL: each method gives a condition over a table alias to put in the
+ * WHERE clause of a list, a count, an export or a read by id. Nothing is filtered after loading.
+ */
+export type ScopeKind = "tenant" | "org" | "own" | "none";
+
+export interface DataScope {
+  readonly kind: ScopeKind;
+  readonly tenantId: number;
+  readonly userId: number;
+  /** Ids of the organisations the caller may read (or, with `write`, change). */
+  orgIds(write?: boolean): Sql;
+  organisations(alias: string, write?: boolean): Sql;
+  users(alias: string): Sql;
+  devices(alias: string): Sql;
+  /** Operation log lines: those of operators the caller may see (the tenant's own, for back office). */
+  logs(alias: string): Sql;
+  /** Account deletion requests of users the caller may see. */
+  cancellations(alias: string): Sql;
+}
+
+const col = (alias: string, column: string) => sql.raw(`${/^[a-z_][a-z0-9_]*$/.test(alias) ? alias : "invalid alias"}.${column}`);
+
+export function scopeKindOf(caller: Pick<AuthContext, "userType" | "org">): ScopeKind {
+  if (caller.userType === USER_TYPES.backOffice) return "tenant";
+  if (caller.userType === USER_TYPES.user) return "own";
+  return caller.org && caller.org.kind !== "manufacturer" ? "org" : "none";
+}
+
+export function dataScope(caller: AuthContext): DataScope {
+  const kind = scopeKindOf(caller);
+  const tenantId = caller.tenantId;
+  const userId = caller.userId;
+  const masterId = caller.parentUserId ?? caller.userId;
+  const isMaster = caller.parentUserId === null;
+  const org = caller.org;
+  const subtree = `${org?.path ?? "/none/"}%`;
+  const inTenant = (alias: string) => sql`${col(alias, "tenant_id")} = ${tenantId}`;
+
+  const orgIds = (write = false): Sql => {
+    const own = sql`SELECT id FROM organisation WHERE tenant_id = ${tenantId} AND path LIKE ${subtree}`;
+    if (kind === "tenant") return sql`SELECT id FROM organisation WHERE tenant_id = ${tenantId}`;
+    if (kind !== "org") return sql`SELECT NULL::bigint WHERE FALSE`;
+    if (write || org?.kind !== "dealer") return own;
+    return sql`${own} UNION SELECT id FROM organisation
+                WHERE tenant_id = ${tenantId} AND kind = 'installer' AND show_under_dealers AND parent_id = ${org.parentId}`;
+  };
+
+  const users = (alias: string): Sql => {
+    if (kind === "tenant") return inTenant(alias);
+    if (kind === "org") return sql`${inTenant(alias)} AND ${col(alias, "org_id")} IN (${orgIds(true)})`;
+    if (kind === "own" && isMaster) {
+      return sql`${inTenant(alias)} AND (${col(alias, "id")} = ${userId} OR ${col(alias, "parent_user_id")} = ${userId})`;
+    }
+    if (kind === "own") return sql`${inTenant(alias)} AND ${col(alias, "id")} = ${userId}`;
+    return sql.raw("FALSE");
+  };
+
+  const visibleUserIds = sql`SELECT su.id FROM sys_user su WHERE ${users("su")}`;
+
+  return {
+    kind,
+    tenantId,
+    userId,
+    orgIds,
+    organisations: (alias, write = false) => {
+      if (kind === "tenant") return inTenant(alias);
+      if (kind === "org") return sql`${inTenant(alias)} AND ${col(alias, "id")} IN (${orgIds(write)})`;
+      return sql.raw("FALSE");
+    },
+    users,
+    devices: (alias) => {
+      if (kind === "tenant") return inTenant(alias);
+      if (kind === "org") {
+        const ids = orgIds(true);
+        return sql`${inTenant(alias)} AND (${col(alias, "org_id")} IN (${ids}) OR ${col(alias, "installer_org_id")} IN (${ids}))`;
+      }
+      if (kind === "own") return sql`${inTenant(alias)} AND ${col(alias, "owner_user_id")} = ${masterId}`;
+      return sql.raw("FALSE");
+    },
+    logs: (alias) =>
+      kind === "tenant" ? inTenant(alias) : sql`${inTenant(alias)} AND ${col(alias, "operator_id")} IN (${visibleUserIds})`,
+    cancellations: (alias) =>
+      kind === "tenant" ? inTenant(alias) : sql`${inTenant(alias)} AND ${col(alias, "user_id")} IN (${visibleUserIds})`,
+  };
+}
