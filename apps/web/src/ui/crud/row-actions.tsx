@@ -1,0 +1,95 @@
+import { App, Button, Space } from "antd";
+import type { TFunction } from "i18next";
+import { call } from "../../api/client.ts";
+import { useCan } from "./can.ts";
+import type { CrudConfig, RowAction } from "./types.ts";
+
+const text = <R,>(value: string | ((record: R) => string), record: R) => (typeof value === "function" ? value(record) : value);
+
+/**
+ * The buttons of one row: edit, the screen's own actions and delete, each only for a user holding
+ * its permission. Actions that change or remove ask first.
+ */
+export function RowActions<R extends { id: number }>({
+  config,
+  record,
+  t,
+  openForm,
+  refresh,
+}: {
+  config: CrudConfig<R>;
+  record: R;
+  t: TFunction;
+  openForm: (action: string, record: R) => void;
+  refresh: () => void;
+}) {
+  const { modal, message } = App.useApp();
+  const can = useCan();
+  const values = record as unknown as Record<string, unknown>;
+
+  const confirmRun = (action: RowAction<R>) => {
+    const run = async () => {
+      try {
+        await action.run?.(record);
+        void message.success(t(action.success ?? "crud:done"));
+        refresh();
+      } catch (error) {
+        void message.error((error as Error).message);
+      }
+    };
+    if (!action.confirm) return void run();
+    modal.confirm({
+      title: t(text(action.confirm, record), values),
+      okText: t("crud:confirm"),
+      cancelText: t("crud:cancel"),
+      okButtonProps: { danger: action.danger },
+      onOk: run,
+    });
+  };
+
+  const actions: RowAction<R>[] = [
+    ...(config.edit
+      ? [{ key: "edit", label: "crud:edit", permission: config.edit.permission, visible: config.edit.visible, form: config.edit }]
+      : []),
+    ...(config.actions ?? []),
+  ];
+  const remove = config.remove;
+  if (remove)
+    actions.push({
+      key: "delete",
+      label: "crud:delete",
+      permission: remove.permission,
+      visible: remove.visible,
+      danger: true,
+      confirm: remove.confirm ?? "crud:confirmDelete",
+      run: (r) => call(remove.route, { body: { id: r.id } } as never),
+      success: "crud:deleted",
+    });
+
+  const shown = actions.filter((a) => can(a.permission) && (!a.visible || a.visible(record)));
+  return (
+    <Space size={0} wrap>
+      {shown.map((action) => (
+        <Button
+          key={action.key}
+          type="link"
+          size="small"
+          danger={action.danger}
+          data-testid={`${config.id}-${action.key}`}
+          onClick={() => (action.form ? openForm(action.key, record) : confirmRun(action))}
+        >
+          {t(text(action.label, record))}
+        </Button>
+      ))}
+    </Space>
+  );
+}
+
+/** The actions a row may show, to know whether the column is needed at all. */
+export function hasRowActions<R extends { id: number }>(config: CrudConfig<R>, can: ReturnType<typeof useCan>) {
+  return (
+    (config.edit && can(config.edit.permission)) ||
+    (config.remove && can(config.remove.permission)) ||
+    (config.actions ?? []).some((a) => can(a.permission))
+  );
+}
