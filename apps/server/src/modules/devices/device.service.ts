@@ -1,0 +1,181 @@
+import type { deviceCreate, deviceEdit } from "@ess/contracts";
+import { deviceModel } from "@ess/domain";
+import type { z } from "zod";
+import type { Db, Queryable } from "../../db/db.ts";
+import { first, sql } from "../../db/sql.ts";
+import { business, forbidden, notFound, ValidationError } from "../../http/errors.ts";
+import type { AuthContext } from "../auth/auth.context.ts";
+import type { DataScope } from "../scope/data-scope.ts";
+import { type DeviceRow, findDevice } from "./device.repository.ts";
+
+type Create = z.output<typeof deviceCreate>;
+type Edit = z.output<typeof deviceEdit>;
+
+const duplicateSn = () => new ValidationError([{ field: "sn", key: "devices:duplicateSn", values: { field: "sn" } }]);
+
+/** The seller of a new device: the organisation named (which the caller may change) or the caller's own. */
+async function sellerOf(db: Queryable, caller: AuthContext, scope: DataScope, orgId: number | null) {
+  if (orgId !== null) {
+    const org = await first<{ id: number }>(
+      db,
+      sql`SELECT o.id FROM organisation o WHERE o.id = ${orgId} AND o.deleted_at IS NULL AND o.kind <> 'installer'
+            AND ${scope.organisations("o", true)}`,
+    );
+    if (!org) throw notFound();
+    return org.id;
+  }
+  return scope.kind === "org" ? (caller.org?.id ?? null) : null;
+}
+
+/** The columns a registration sets, from the form or an import row. */
+function registration(input: Omit<Create, "sn" | "orgId">) {
+  const model = deviceModel(input.model);
+  return {
+    name: input.name,
+    model: input.model,
+    phase_type: model?.phaseType ?? null,
+    remarks: input.remarks,
+    time_zone: input.timeZone,
+    dongle_type: input.dongleType,
+    machine_type: input.machineType,
+    battery_type: input.batteryType,
+    country_code: input.countryCode,
+    rated_power: input.ratedPower ?? model?.ratedPowerKw ?? null,
+    load_capacity: input.loadCapacity,
+    nmi: input.nmi,
+    grid_company: input.gridCompany,
+  };
+}
+
+export async function insertDevice(
+  db: Queryable,
+  tenantId: number,
+  orgId: number | null,
+  sn: string,
+  input: Omit<Create, "sn" | "orgId">,
+): Promise<number | null> {
+  const r = registration(input);
+  const row = await first<{ id: number }>(
+    db,
+    sql`INSERT INTO device (tenant_id, sn, org_id, name, model, phase_type, remarks, time_zone, dongle_type, machine_type,
+                            battery_type, country_code, rated_power, load_capacity, nmi, grid_company)
+        VALUES (${tenantId}, ${sn}, ${orgId}, ${r.name}, ${r.model}, ${r.phase_type}, ${r.remarks}, ${r.time_zone},
+                ${r.dongle_type}, ${r.machine_type}, ${r.battery_type}, ${r.country_code}, ${r.rated_power},
+                ${r.load_capacity}, ${r.nmi}, ${r.grid_company})
+        ON CONFLICT (sn) WHERE deleted_at IS NULL DO NOTHING RETURNING id`,
+  );
+  return row?.id ?? null;
+}
+
+export function createDeviceService(db: Db) {
+  async function inScope(scope: DataScope, id: number): Promise<DeviceRow> {
+    const row = await findDevice(db, scope, id);
+    if (!row) throw notFound("devices:notFound");
+    return row;
+  }
+
+  return {
+    inScope,
+
+    async create(caller: AuthContext, scope: DataScope, input: Create) {
+      const orgId = await sellerOf(db, caller, scope, input.orgId);
+      const id = await insertDevice(db, caller.tenantId, orgId, input.sn, input);
+      if (id === null) throw duplicateSn();
+      return inScope(scope, id);
+    },
+
+    async edit(scope: DataScope, input: Edit) {
+      await inScope(scope, input.id);
+      const r = registration(input);
+      await db.query(
+        `UPDATE device SET name = $2, model = $3, phase_type = coalesce($4, phase_type), remarks = $5, time_zone = $6,
+                dongle_type = $7, machine_type = $8, battery_type = $9, country_code = $10, rated_power = $11,
+                load_capacity = $12, nmi = $13, grid_company = $14, status = $15, updated_at = now()
+          WHERE id = $1`,
+        [
+          input.id,
+          r.name,
+          r.model,
+          r.phase_type,
+          r.remarks,
+          r.time_zone,
+          r.dongle_type,
+          r.machine_type,
+          r.battery_type,
+          r.country_code,
+          r.rated_power,
+          r.load_capacity,
+          r.nmi,
+          r.grid_company,
+          input.status,
+        ],
+      );
+      return inScope(scope, input.id);
+    },
+
+    async remove(scope: DataScope, id: number) {
+      await inScope(scope, id);
+      await db.transaction(async (tx) => {
+        await tx.query("UPDATE device SET deleted_at = now(), updated_at = now() WHERE id = $1", [id]);
+        // A deleted device may no longer sign in to the broker.
+        await tx.query("DELETE FROM device_credential WHERE device_id = $1", [id]);
+      });
+    },
+
+    async bindInstaller(scope: DataScope, id: number, installerOrgId: number) {
+      await inScope(scope, id);
+      const org = await first<{ id: number }>(
+        db,
+        sql`SELECT o.id FROM organisation o WHERE o.id = ${installerOrgId} AND o.kind = 'installer'
+              AND o.deleted_at IS NULL AND ${scope.organisations("o")}`,
+      );
+      if (!org) throw notFound();
+      await db.query("UPDATE device SET installer_org_id = $2, installed_at = now(), updated_at = now() WHERE id = $1", [
+        id,
+        installerOrgId,
+      ]);
+      return inScope(scope, id);
+    },
+
+    async unbindInstaller(scope: DataScope, id: number) {
+      const device = await inScope(scope, id);
+      if (device.installer_org_id === null) throw business("devices:noInstallerBound");
+      await db.query("UPDATE device SET installer_org_id = NULL, installed_at = NULL, updated_at = now() WHERE id = $1", [id]);
+    },
+
+    async bindUser(scope: DataScope, id: number, userId: number) {
+      await inScope(scope, id);
+      const user = await first<{ id: number; parent_user_id: number | null; user_type: number }>(
+        db,
+        sql`SELECT u.id, u.parent_user_id, u.user_type FROM sys_user u
+             WHERE u.id = ${userId} AND u.deleted_at IS NULL AND ${scope.users("u")}`,
+      );
+      if (!user) throw notFound();
+      if (user.user_type !== 2 || user.parent_user_id !== null) {
+        throw new ValidationError([{ field: "userId", key: "devices:notMasterUser", values: { field: "userId" } }]);
+      }
+      await db.query("UPDATE device SET owner_user_id = $2, user_bound_at = now(), updated_at = now() WHERE id = $1", [
+        id,
+        userId,
+      ]);
+      return inScope(scope, id);
+    },
+
+    async unbindUser(scope: DataScope, id: number) {
+      const device = await inScope(scope, id);
+      if (device.owner_user_id === null) throw business("devices:noUserBound");
+      await db.query("UPDATE device SET owner_user_id = NULL, user_bound_at = NULL, updated_at = now() WHERE id = $1", [id]);
+    },
+
+    /** Spec §6: no rename as user without a bound user, nor as installer without a bound installer. */
+    async rename(caller: AuthContext, scope: DataScope, id: number, as: "user" | "installer", name: string) {
+      const device = await inScope(scope, id);
+      if (caller.userType === 2 && as !== "user") throw forbidden();
+      if (caller.userType === 1 && as !== "installer") throw forbidden();
+      if (as === "user" && device.owner_user_id === null) throw business("devices:renameNoUser");
+      if (as === "installer" && device.installer_org_id === null) throw business("devices:renameNoInstaller");
+      await db.query("UPDATE device SET name = $2, updated_at = now() WHERE id = $1", [id, name]);
+      return inScope(scope, id);
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import type { DeviceRecord } from "@ess/contracts";
+import { Card, Descriptions, Space, Tag, Typography } from "antd";
+import { useTranslation } from "react-i18next";
+
+/** Version registers per part (three phase, single phase), read when the registration holds none. */
+const VERSION_REGISTERS = {
+  dongle: ["TP_0X04_32797"],
+  mcu: ["TP_0X04_1", "mcuSoftwareVersion"],
+  dsp: ["TP_0X04_1036", "dspSoftwareVersion"],
+  battery: ["TP_0X04_5713", "softwareVersion"],
+} as const;
+
+const STATUS_COLOUR = { 0: "green", 1: "gold", 2: "default", 3: "red" } as const;
+
+/** The details header: name, SN, status, versions, rated power, owner, installer, binding times, time zone. */
+export function DeviceHeader({
+  device,
+  onlineStatus,
+  values,
+}: {
+  device: DeviceRecord;
+  onlineStatus: number;
+  values: Record<string, number | string | null> | undefined;
+}) {
+  const { t, i18n } = useTranslation(["devices", "enums"]);
+  const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString(i18n.language) : "—");
+  const status = onlineStatus === 0 ? 2 : device.status === 2 ? 0 : device.status;
+  const reported = (part: keyof typeof VERSION_REGISTERS) => {
+    for (const id of VERSION_REGISTERS[part]) {
+      const value = values?.[id];
+      if (typeof value === "number" && value > 0) return (value / 100).toFixed(2);
+    }
+    return "";
+  };
+  const v = {
+    dongle: device.versions.dongle || reported("dongle"),
+    mcu: device.versions.mcu || reported("mcu"),
+    dsp: device.versions.dsp || reported("dsp"),
+    battery: device.versions.battery || reported("battery"),
+  };
+  return (
+    <Card size="small">
+      <Space align="center" wrap>
+        <Typography.Title level={4} style={{ margin: 0 }} data-testid="device-title">
+          {device.name || device.sn}
+        </Typography.Title>
+        <Tag color={STATUS_COLOUR[status as 0 | 1 | 2 | 3]} data-testid="device-status">
+          {t(`enums:devStatusFilter.${status}`)}
+        </Tag>
+        <Tag data-testid="device-online">{t(`enums:onlineStatusFilter.${onlineStatus}`)}</Tag>
+      </Space>
+      <Descriptions size="small" column={{ xs: 1, md: 2, xl: 4 }} style={{ marginTop: 12 }} data-testid="device-header">
+        <Descriptions.Item label={t("columns.sn")}>{device.sn}</Descriptions.Item>
+        <Descriptions.Item label={t("columns.model")}>{device.model ?? "—"}</Descriptions.Item>
+        <Descriptions.Item label={t("columns.ratedPower")}>{device.ratedPower ?? "—"}</Descriptions.Item>
+        <Descriptions.Item label={t("columns.timeZone")}>{device.timeZone ?? "—"}</Descriptions.Item>
+        <Descriptions.Item label={t("header.dongleVersion")}>{v.dongle || "—"}</Descriptions.Item>
+        <Descriptions.Item label={t("header.mcuVersion")}>{v.mcu || "—"}</Descriptions.Item>
+        <Descriptions.Item label={t("header.dspVersion")}>{v.dsp || "—"}</Descriptions.Item>
+        <Descriptions.Item label={t("header.batteryVersion")}>{v.battery || "—"}</Descriptions.Item>
+        <Descriptions.Item label={t("columns.owner")}>{device.ownerName ?? "—"}</Descriptions.Item>
+        <Descriptions.Item label={t("header.userBoundAt")}>{time(device.userBoundAt)}</Descriptions.Item>
+        <Descriptions.Item label={t("columns.installer")}>{device.installerName ?? "—"}</Descriptions.Item>
+        <Descriptions.Item label={t("columns.installedAt")}>{time(device.installedAt)}</Descriptions.Item>
+      </Descriptions>
+    </Card>
+  );
+}

@@ -1,0 +1,300 @@
+import { BATTERY_TYPES, COUNTRY_CODES, DEVICE_MODEL_CODES, DONGLE_TYPES, SERIAL_RULE } from "@ess/domain";
+import { z } from "zod";
+import { instant, optionalText, optionalTimeZone } from "../account-fields.ts";
+import { pageOf } from "../envelope.ts";
+import { idBody, idFilter, idQuery, intFilter, listQuery, textFilter } from "../list.ts";
+import { defineRoute } from "../route.ts";
+
+const oneOf = <T extends readonly number[]>(values: T, message: string) =>
+  z
+    .number()
+    .int()
+    .refine((v) => values.includes(v), { message });
+const nullableOneOf = <T extends readonly number[]>(values: T, message: string) =>
+  z.preprocess((v) => (v === "" || v === undefined ? null : v), oneOf(values, message).nullable());
+const optionalKw = z.preprocess((v) => (v === "" || v === undefined ? null : v), z.number().min(0).max(10_000).nullable());
+
+export const serialNumber = z
+  .string()
+  .trim()
+  .min(SERIAL_RULE.min)
+  .max(SERIAL_RULE.max)
+  .regex(SERIAL_RULE.pattern)
+  // Serial numbers are printed in capitals; stored so, "ess01" and "ESS01" are the same device.
+  .transform((s) => s.toUpperCase());
+export const deviceName = z.string().trim().min(1).max(64);
+export const modelCode = z
+  .string()
+  .trim()
+  .refine((v) => DEVICE_MODEL_CODES.includes(v), { message: "devices:unknownModel" });
+
+/** A device as the list and the details header show it (spec §3 Device). */
+export const deviceRecord = z.object({
+  id: z.number().int(),
+  sn: z.string(),
+  name: z.string(),
+  model: z.string().nullable(),
+  /** 1 single phase, 2 three phase. */
+  phaseType: z.number().int().nullable(),
+  /** 0 offline, 1 online, 2 upgrading. */
+  onlineStatus: z.number().int(),
+  /** 0 normal, 1 maintenance, 2 offline, 3 error. */
+  status: z.number().int(),
+  batteryType: z.number().int().nullable(),
+  dongleType: z.number().int().nullable(),
+  machineType: z.string(),
+  countryCode: z.number().int().nullable(),
+  timeZone: z.string().nullable(),
+  ratedPower: z.number().nullable(),
+  loadCapacity: z.number().nullable(),
+  nmi: z.string(),
+  gridCompany: z.string(),
+  remarks: z.string(),
+  versions: z.object({ dongle: z.string(), mcu: z.string(), dsp: z.string(), battery: z.string() }),
+  orgId: z.number().int().nullable(),
+  orgName: z.string().nullable(),
+  installerOrgId: z.number().int().nullable(),
+  installerName: z.string().nullable(),
+  ownerId: z.number().int().nullable(),
+  ownerName: z.string().nullable(),
+  userBoundAt: instant.nullable(),
+  installedAt: instant.nullable(),
+  lastSeenAt: instant.nullable(),
+  createTime: instant,
+});
+export type DeviceRecord = z.infer<typeof deviceRecord>;
+
+const deviceFields = {
+  name: deviceName,
+  model: modelCode,
+  remarks: optionalText(500),
+  timeZone: optionalTimeZone,
+  dongleType: nullableOneOf(DONGLE_TYPES, "devices:badDongleType").default(null),
+  machineType: optionalText(64),
+  batteryType: nullableOneOf(BATTERY_TYPES, "devices:badBatteryType").default(null),
+  countryCode: nullableOneOf(COUNTRY_CODES, "devices:badCountryCode").default(null),
+  /** kW; the model's rated power when absent. */
+  ratedPower: optionalKw.default(null),
+  loadCapacity: optionalKw.default(null),
+  nmi: optionalText(32),
+  gridCompany: optionalText(64),
+};
+export const deviceCreate = z.object({
+  sn: serialNumber,
+  ...deviceFields,
+  /** The selling organisation: the caller's own when absent. */
+  orgId: z.number().int().min(1).nullable().default(null),
+});
+export const deviceEdit = z.object({
+  id: z.number().int().min(1),
+  ...deviceFields,
+  /** 0 normal, 1 maintenance, 3 error. */
+  status: z
+    .number()
+    .int()
+    .refine((v) => [0, 1, 3].includes(v), { message: "devices:badStatus" })
+    .default(0),
+});
+
+export const DEVICE_SORT = ["id", "sn", "name", "createTime", "lastSeenAt", "ratedPower", "onlineStatus"] as const;
+export const deviceListQuery = listQuery(DEVICE_SORT, {
+  name: textFilter,
+  sn: textFilter,
+  onlineStatus: intFilter,
+  status: intFilter,
+  phaseType: intFilter,
+  batteryType: intFilter,
+  model: textFilter,
+  timeZone: textFilter,
+  /** Owner's account name or name (substring). */
+  owner: textFilter,
+  installerOrgId: idFilter,
+  /** A distributor or dealer: devices it sold or installed, itself or below it. */
+  orgId: idFilter,
+  countryCode: intFilter,
+  /** Any of the device's firmware versions (substring). */
+  firmwareVersion: textFilter,
+});
+export type DeviceListQuery = z.input<typeof deviceListQuery>;
+export type DeviceListFilters = Omit<z.output<typeof deviceListQuery>, "current" | "size">;
+
+export const importRowResult = z.object({
+  /** 1-based line of the file (the header is line 1). */
+  line: z.number().int(),
+  sn: z.string(),
+  ok: z.boolean(),
+  /** Translated reasons of a failed row. */
+  reasons: z.array(z.string()),
+});
+export const importResult = z.object({
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+  rows: z.array(importRowResult),
+});
+export type ImportResult = z.infer<typeof importResult>;
+
+export const renameBody = z.object({
+  id: z.number().int().min(1),
+  /** Rename as the device's user or as its installer (spec §6 binding rules). */
+  as: z.enum(["user", "installer"]),
+  name: z.string().trim().min(1, { message: "devices:newNameRequired" }).max(64),
+});
+
+const deviceScope = (...refs: { in: "query" | "body"; field: string; entity: "device" | "organisation" | "user" }[]) =>
+  ({ entity: "device", refs }) as const;
+const byId = { in: "body", field: "id", entity: "device" } as const;
+
+/** Device management (spec §2 Device management; reference paths /admin/lsydevice/...). */
+export const deviceRoutes = {
+  page: defineRoute({
+    method: "GET",
+    path: "/admin/lsydevice/page",
+    summary: "Devices the caller may see, filtered, sorted and paged",
+    tags: ["devices"],
+    access: { permission: "device.view" },
+    query: deviceListQuery,
+    data: pageOf(deviceRecord),
+    scope: deviceScope(
+      { in: "query", field: "orgId", entity: "organisation" },
+      { in: "query", field: "installerOrgId", entity: "organisation" },
+    ),
+  }),
+  export: defineRoute({
+    method: "GET",
+    path: "/admin/lsydevice/export",
+    summary: "The same devices as CSV (at most 100,000 rows)",
+    tags: ["devices"],
+    access: { permission: "device.export" },
+    query: deviceListQuery.omit({ current: true, size: true }),
+    data: z.string().describe("text/csv"),
+    raw: true,
+    scope: deviceScope(
+      { in: "query", field: "orgId", entity: "organisation" },
+      { in: "query", field: "installerOrgId", entity: "organisation" },
+    ),
+  }),
+  info: defineRoute({
+    method: "GET",
+    path: "/admin/lsydevice/info",
+    summary: "One device with its owner, installer and binding times",
+    tags: ["devices"],
+    access: { permission: "device.view" },
+    query: idQuery,
+    data: deviceRecord,
+    scope: deviceScope({ in: "query", field: "id", entity: "device" }),
+  }),
+  save: defineRoute({
+    method: "POST",
+    path: "/admin/lsydevice/save",
+    summary: "Register a device",
+    tags: ["devices"],
+    access: { permission: "device.edit" },
+    body: deviceCreate,
+    data: deviceRecord,
+    scope: deviceScope({ in: "body", field: "orgId", entity: "organisation" }),
+  }),
+  edit: defineRoute({
+    method: "POST",
+    path: "/admin/lsydevice/edit",
+    summary: "Change a device's registration",
+    tags: ["devices"],
+    access: { permission: "device.edit" },
+    body: deviceEdit,
+    data: deviceRecord,
+    scope: deviceScope(byId),
+  }),
+  del: defineRoute({
+    method: "POST",
+    path: "/admin/lsydevice/del",
+    summary: "Delete a device (its serial number may be registered again)",
+    tags: ["devices"],
+    access: { permission: "device.delete" },
+    body: idBody,
+    data: z.null(),
+    scope: deviceScope(byId),
+  }),
+  importTemplate: defineRoute({
+    method: "GET",
+    path: "/admin/lsydevice/import/template",
+    summary: "The device import template (CSV with the column header and one example row)",
+    tags: ["devices"],
+    access: { permission: "device.import" },
+    data: z.string().describe("text/csv"),
+    raw: true,
+    scope: { entity: "tenant" },
+  }),
+  import: defineRoute({
+    method: "POST",
+    path: "/admin/lsydevice/importExcel",
+    summary: "Register devices from a CSV file: each row succeeds or fails with its reasons; failed rows change nothing",
+    tags: ["devices"],
+    access: { permission: "device.import" },
+    body: z.object({
+      fileName: z.string().max(200).default("devices.csv"),
+      /** The file's text (UTF-8, comma or semicolon separated, header row first). */
+      content: z.string().min(1, { message: "devices:importEmpty" }).max(900_000),
+      orgId: z.number().int().min(1).nullable().default(null),
+    }),
+    data: importResult,
+    scope: deviceScope({ in: "body", field: "orgId", entity: "organisation" }),
+  }),
+  installers: defineRoute({
+    method: "GET",
+    path: "/admin/lsydevice/listAgent",
+    summary: "Installer companies the caller may bind devices to",
+    tags: ["devices"],
+    access: { permission: "device.view" },
+    data: z.array(z.object({ id: z.number().int(), name: z.string() })),
+    scope: { entity: "organisation" },
+  }),
+  bindInstaller: defineRoute({
+    method: "POST",
+    path: "/admin/lsydevice/bindAgent",
+    summary: "Bind an installer company to a device (the installation time is set)",
+    tags: ["devices"],
+    access: { permission: "device.bind" },
+    body: z.object({ id: z.number().int().min(1), installerOrgId: z.number().int().min(1) }),
+    data: deviceRecord,
+    scope: deviceScope(byId, { in: "body", field: "installerOrgId", entity: "organisation" }),
+  }),
+  unbindInstaller: defineRoute({
+    method: "POST",
+    path: "/admin/lsydevice/unbindAgent",
+    summary: "Unbind the installer company of a device",
+    tags: ["devices"],
+    access: { permission: "device.bind" },
+    body: idBody,
+    data: z.null(),
+    scope: deviceScope(byId),
+  }),
+  bindUser: defineRoute({
+    method: "POST",
+    path: "/admin/lsydevice/bindUser",
+    summary: "Bind an end user (a master user) to a device",
+    tags: ["devices"],
+    access: { permission: "device.bind" },
+    body: z.object({ id: z.number().int().min(1), userId: z.number().int().min(1) }),
+    data: deviceRecord,
+    scope: deviceScope(byId, { in: "body", field: "userId", entity: "user" }),
+  }),
+  unbindUser: defineRoute({
+    method: "POST",
+    path: "/admin/lsydevice/unbindUser",
+    summary: "Unbind the end user of a device",
+    tags: ["devices"],
+    access: { permission: "device.bind" },
+    body: idBody,
+    data: z.null(),
+    scope: deviceScope(byId),
+  }),
+  rename: defineRoute({
+    method: "POST",
+    path: "/admin/lsydevice/rename",
+    summary: "Rename a device as its user or its installer (refused while none is bound)",
+    tags: ["devices"],
+    access: { permission: "device.rename" },
+    body: renameBody,
+    data: deviceRecord,
+    scope: deviceScope(byId),
+  }),
+} as const;
