@@ -1,0 +1,243 @@
+import { API, DEVICE_WRITES_PATTERN } from "@ess/contracts";
+import { checkSettingChange, getRegister, problem, type RuleProblem } from "@ess/domain";
+import type { FastifyInstance } from "fastify";
+import type { Db } from "../../db/db.ts";
+import { AppError, business, notFound, ValidationError } from "../../http/errors.ts";
+import { bindRoute } from "../../http/route.ts";
+import type { AuthContext } from "../auth/auth.context.ts";
+import type { RealtimeHub } from "../realtime/realtime-hub.ts";
+import { dataScope } from "../scope/data-scope.ts";
+import { type DeviceRequests, DeviceTimeoutError } from "../telemetry/device-requests.ts";
+import { findDeviceInScope, type ScopedDevice } from "../telemetry/device-scope.ts";
+import type { DeviceWriter } from "./device-writer.ts";
+import { rightsOfCaller } from "./visibility.ts";
+import { getWrite, insertWrites, knownSettings, rememberSettings, toRecord, writesPage } from "./write-records.repository.ts";
+
+const productOf = (device: { phaseType: 1 | 2 | null }) => (device.phaseType === 1 ? "single" : "three");
+
+/** A device under the VPP operator's control cannot be operated by its own user (spec §6). */
+async function refuseVppControlled(db: Db, device: ScopedDevice, auth: AuthContext) {
+  if (auth.userType !== 2) return;
+  const { rows } = await db.query<{ vpp: boolean }>("SELECT vpp_controlled AS vpp FROM device WHERE id = $1", [device.id]);
+  if (rows[0]?.vpp) throw business("settings:vppControlled");
+}
+
+/**
+ * Remote settings and commands: each change is checked (audience, catalogue, spec §5 rules),
+ * recorded, and sent through the device writer; the answer is the record as it ended (or queued).
+ */
+export function registerDeviceSettingsRoutes(
+  app: FastifyInstance,
+  deps: { db: Db; requests: DeviceRequests | null; writer: DeviceWriter; hub: RealtimeHub; queueTtlMs: number },
+) {
+  const { db } = deps;
+
+  deps.hub.authorise(DEVICE_WRITES_PATTERN, async (caller, params) => {
+    const deviceId = Number(params.deviceId);
+    if (!Number.isInteger(deviceId) || !caller.permissions.has("device.param.read")) return false;
+    return findDeviceInScope(db, caller, deviceId).then(
+      () => true,
+      () => false,
+    );
+  });
+
+  /** The device's current settings: fresh pages when it is online, else what it last reported. */
+  async function currentSettings(device: ScopedDevice, keys: string[]) {
+    const pages = new Set(keys.map((k) => getRegister(k)?.page).filter((p): p is number => typeof p === "number"));
+    if (deps.requests && device.onlineStatus !== 0) {
+      for (const page of pages) {
+        try {
+          const answer = await deps.requests.readPage(device.sn, page);
+          const settable = Object.fromEntries(
+            Object.entries(answer.values).filter(([id]) => getRegister(id)?.access === "readWrite"),
+          );
+          await rememberSettings(db, device.id, settable);
+        } catch (error) {
+          // A silent device: check against what it last reported; the write itself will time out.
+          if (!(error instanceof DeviceTimeoutError)) throw error;
+        }
+      }
+    }
+    return knownSettings(db, device.id);
+  }
+
+  const expiresAt = () => new Date(Date.now() + deps.queueTtlMs);
+
+  async function send(device: ScopedDevice, id: number) {
+    if (device.onlineStatus === 0) return getWrite(db, id);
+    return (await deps.writer.dispatch(id, device.sn)) ?? getWrite(db, id);
+  }
+
+  bindRoute(app, API.deviceSettings.write, async ({ input, auth, request }) => {
+    const { deviceId, values, queueIfOffline } = input.body;
+    const device = await findDeviceInScope(db, auth, deviceId);
+    await refuseVppControlled(db, device, auth);
+    if (device.onlineStatus === 0 && !queueIfOffline) throw business("telemetry:deviceOffline");
+    const rightsOf = await rightsOfCaller(db, auth);
+    const problems: RuleProblem[] = [];
+    for (const key of Object.keys(values)) {
+      const r = getRegister(key);
+      if (r && r.id === key && !rightsOf(key).set) problems.push(problem(key, "settings:notForAudience"));
+    }
+    if (problems.length > 0) throw new ValidationError(problems);
+    const current = await currentSettings(device, Object.keys(values));
+    const broken = checkSettingChange(productOf(device), current, values);
+    if (broken.length > 0) throw new ValidationError(broken);
+    const [row] = await insertWrites(db, [
+      {
+        tenantId: device.tenantId,
+        deviceId: device.id,
+        bulkId: null,
+        kind: "setting",
+        changes: Object.entries(values).map(([key, value]) => ({ key, old: current[key] ?? null, new: value })),
+        command: null,
+        createdBy: auth.userId,
+        createdByName: auth.name || auth.username,
+        expiresAt: expiresAt(),
+      },
+    ]);
+    if (!row) throw new AppError("internal");
+    deps.writer.publish(row);
+    const final = await send(device, row.id);
+    return toRecord(final ?? row, request.t);
+  });
+
+  bindRoute(app, API.deviceSettings.command, async ({ input, auth, request }) => {
+    const { deviceId, command, queueIfOffline } = input.body;
+    const device = await findDeviceInScope(db, auth, deviceId);
+    await refuseVppControlled(db, device, auth);
+    if (device.onlineStatus === 0 && !queueIfOffline) throw business("telemetry:deviceOffline");
+    const [row] = await insertWrites(db, [
+      {
+        tenantId: device.tenantId,
+        deviceId: device.id,
+        bulkId: null,
+        kind: "command",
+        changes: [],
+        command,
+        createdBy: auth.userId,
+        createdByName: auth.name || auth.username,
+        expiresAt: expiresAt(),
+      },
+    ]);
+    if (!row) throw new AppError("internal");
+    deps.writer.publish(row);
+    const final = await send(device, row.id);
+    return toRecord(final ?? row, request.t);
+  });
+
+  bindRoute(app, API.deviceSettings.records, async ({ input, auth, request }) => {
+    const { deviceId, current, size, kind } = input.query;
+    const device = await findDeviceInScope(db, auth, deviceId);
+    const { rows, total } = await writesPage(db, { deviceId: device.id, kind }, current, size);
+    return { records: rows.map((r) => toRecord(r, request.t)), total, size, current, pages: Math.ceil(total / size) };
+  });
+
+  bindRoute(app, API.deviceSettings.bulk, async ({ input, auth }) => {
+    const { filter, values, command, queueIfOffline } = input.body;
+    const scope = dataScope(auth).devices("d");
+    const conditions: string[] = [];
+    const params: unknown[] = [];
+    const built = scope.build();
+    params.push(...built.values);
+    conditions.push(built.text, "d.deleted_at IS NULL");
+    if (filter.deviceIds) conditions.push(`d.id = ANY($${params.push(filter.deviceIds)}::bigint[])`);
+    if (filter.snPrefix) conditions.push(`d.sn LIKE $${params.push(`${filter.snPrefix.replace(/[\\%_]/g, "\\$&")}%`)}`);
+    if (filter.phaseType) conditions.push(`d.phase_type = $${params.push(filter.phaseType)}`);
+    if (filter.onlineStatus !== undefined) conditions.push(`d.online_status = $${params.push(filter.onlineStatus)}`);
+    let product: "single" | "three" | null = null;
+    if (values) {
+      const rightsOf = await rightsOfCaller(db, auth);
+      const first = getRegister(Object.keys(values)[0] ?? "");
+      product = first?.product ?? "three";
+      const problems = checkSettingChange(product, {}, values);
+      for (const key of Object.keys(values)) {
+        const r = getRegister(key);
+        if (r && r.id === key && !rightsOf(key).set) problems.push(problem(key, "settings:notForAudience"));
+      }
+      if (problems.length > 0) throw new ValidationError(problems);
+      // The registers belong to one product: only its devices take them.
+      conditions.push(`d.phase_type = $${params.push(product === "single" ? 1 : 2)}`);
+    }
+    const { rows: devices } = await db.query<{ id: number; sn: string; tenant_id: number; online_status: number; vpp: boolean }>(
+      `SELECT d.id, d.sn, d.tenant_id, d.online_status, d.vpp_controlled AS vpp FROM device d
+        WHERE ${conditions.join(" AND ")} ORDER BY d.id LIMIT 10001`,
+      params,
+    );
+    if (filter.deviceIds) {
+      const found = new Set(devices.map((d) => d.id));
+      // An id outside the caller's scope does not exist for them (and nothing is sent to any).
+      const { rows: inScope } = await db.query<{ id: number }>(
+        `SELECT d.id FROM device d WHERE d.id = ANY($${built.values.length + 1}::bigint[]) AND d.deleted_at IS NULL AND ${built.text}`,
+        [...built.values, filter.deviceIds],
+      );
+      if (inScope.length < new Set(filter.deviceIds).size) throw notFound("telemetry:deviceNotFound");
+      if (found.size === 0) throw business("settings:bulkNoDevice");
+    }
+    if (devices.length === 0) throw business("settings:bulkNoDevice");
+    if (devices.length > 10_000) throw business("settings:bulkTooMany", { max: 10_000 });
+    const targets = auth.userType === 2 ? devices.filter((d) => !d.vpp) : devices;
+    const { bulkId, rows } = await db.transaction(async (tx) => {
+      const op = await tx.query<{ id: number }>(
+        "INSERT INTO device_bulk_operation (tenant_id, created_by, payload, filter, total) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+        [auth.tenantId, auth.userId, JSON.stringify(values ? { values } : { command }), JSON.stringify(filter), targets.length],
+      );
+      const id = op.rows[0]?.id as number;
+      const inserted = await insertWrites(
+        tx,
+        targets.map((d) => ({
+          tenantId: d.tenant_id,
+          deviceId: d.id,
+          bulkId: id,
+          kind: values ? "setting" : "command",
+          changes: values ? Object.entries(values).map(([key, value]) => ({ key, old: null, new: value })) : [],
+          command: values ? null : (command as number),
+          createdBy: auth.userId,
+          createdByName: auth.name || auth.username,
+          expiresAt: expiresAt(),
+        })),
+      );
+      return { bulkId: id, rows: inserted };
+    });
+    const byId = new Map(targets.map((d) => [d.id, d]));
+    void deps.writer.runBulk(
+      rows.map((row) => {
+        const d = byId.get(row.device_id) as (typeof targets)[number];
+        return { row, sn: d.sn, online: d.online_status !== 0, queueIfOffline };
+      }),
+    );
+    return { bulkId, total: rows.length };
+  });
+
+  bindRoute(app, API.deviceSettings.bulkOutcome, async ({ input, auth, request }) => {
+    const { bulkId, current, size } = input.query;
+    const { rows: ops } = await db.query<{ id: number }>(
+      "SELECT id FROM device_bulk_operation WHERE id = $1 AND tenant_id = $2",
+      [bulkId, auth.tenantId],
+    );
+    if (!ops[0]) throw notFound();
+    // Only the devices the caller may see, counted and listed.
+    const scope = dataScope(auth).devices("d").build(1);
+    const { rows: counts } = await db.query<{ state: string; n: number }>(
+      `SELECT w.state, count(*)::int AS n FROM device_write w JOIN device d ON d.id = w.device_id
+        WHERE w.bulk_id = $1 AND ${scope.text} GROUP BY w.state`,
+      [bulkId, ...scope.values],
+    );
+    const total = counts.reduce((s, c) => s + c.n, 0);
+    const page = await db.query(
+      `SELECT w.id FROM device_write w JOIN device d ON d.id = w.device_id WHERE w.bulk_id = $1 AND ${scope.text}
+        ORDER BY w.id LIMIT ${size} OFFSET ${(current - 1) * size}`,
+      [bulkId, ...scope.values],
+    );
+    const ids = page.rows.map((r) => (r as { id: number }).id);
+    const { rows } = await writesPage(db, { bulkId, ids }, 1, size);
+    return {
+      records: rows.sort((a, b) => a.id - b.id).map((r) => ({ ...toRecord(r, request.t), sn: r.sn })),
+      total,
+      size,
+      current,
+      pages: Math.ceil(total / size),
+      counts: Object.fromEntries(counts.map((c) => [c.state, c.n])),
+    };
+  });
+}

@@ -1,0 +1,156 @@
+import type { GeneratorSettings } from "@ess/contracts";
+import { checkGenerator, GENERATOR_OUTPUT_MODES, GENERATOR_RATED_POWER_KW, type RuleProblem } from "@ess/domain";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Alert, Button, Form, InputNumber, Radio, Select, Space, Switch, TimePicker } from "antd";
+import dayjs, { type Dayjs } from "dayjs";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { API } from "../../../api/api.ts";
+import { ApiError, call } from "../../../api/client.ts";
+
+type FormValues = Omit<GeneratorSettings, "slots"> & { slots: { start: Dayjs | null; end: Dayjs | null }[] };
+
+const EMPTY: GeneratorSettings = {
+  on: false,
+  ratedPowerKw: null,
+  availablePct: 100,
+  controlMode: "manual",
+  socLower: null,
+  socUpper: null,
+  slots: [],
+  outputMode: null,
+  chargePowerKw: null,
+};
+
+/**
+ * The generator page: switch, rated power, available share, manual or SOC control with its time
+ * slots, output mode and battery charging power; the spec §5 rules run before saving and again on
+ * the server (which also refuses switching on while the grid is connected).
+ */
+export function GeneratorPanel({ deviceId }: { deviceId: number }) {
+  const { t } = useTranslation(["generator", "schedules", "validation", "errors"]);
+  const client = useQueryClient();
+  const [form] = Form.useForm<FormValues>();
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const info = useQuery({
+    queryKey: ["device-generator", deviceId],
+    queryFn: () => call(API.generator.info, { query: { deviceId } }),
+    retry: false,
+  });
+  const mode = Form.useWatch("controlMode", form);
+
+  if (info.error) return <Alert type="error" showIcon title={t("generator:fetchFailed")} data-testid="generator-fetch-failed" />;
+  if (!info.data) return null;
+  const settings = info.data.settings ?? EMPTY;
+  const initial: FormValues = {
+    ...settings,
+    slots: settings.slots.map((s) => ({
+      start: s.start ? dayjs(s.start, "HH:mm") : null,
+      end: s.end ? dayjs(s.end, "HH:mm") : null,
+    })),
+  };
+  const say = (p: RuleProblem) => t(p.key, p.values);
+
+  const save = async () => {
+    const v = form.getFieldsValue(true) as FormValues;
+    const body: GeneratorSettings = {
+      ...v,
+      slots: (v.slots ?? []).map((s) => ({ start: s?.start?.format("HH:mm") ?? null, end: s?.end?.format("HH:mm") ?? null })),
+    };
+    const problems = checkGenerator(body, { gridConnected: info.data.gridConnected });
+    if (problems.length > 0) return setOutcome({ ok: false, text: say(problems[0] as RuleProblem) });
+    try {
+      await call(API.generator.operate, { body: { deviceId, ...body } });
+      setOutcome({ ok: true, text: t("generator:saved") });
+      await client.invalidateQueries({ queryKey: ["device-generator", deviceId] });
+    } catch (error) {
+      setOutcome({
+        ok: false,
+        text: error instanceof ApiError ? (error.fields[0]?.message ?? error.message) : t("errors:internal"),
+      });
+    }
+  };
+
+  return (
+    <Form
+      form={form}
+      layout="vertical"
+      key={info.dataUpdatedAt}
+      initialValues={initial}
+      data-testid="generator-panel"
+      style={{ maxWidth: 720 }}
+    >
+      {info.data.gridConnected && (
+        <Alert type="info" showIcon title={t("generator:gridConnectedNow")} style={{ marginBottom: 16 }} />
+      )}
+      <Form.Item name="on" label={t("generator:on")} valuePropName="checked">
+        <Switch />
+      </Form.Item>
+      <Form.Item name="ratedPowerKw" label={t("generator:ratedPower")}>
+        <Select
+          options={Array.from({ length: GENERATOR_RATED_POWER_KW.max - GENERATOR_RATED_POWER_KW.min + 1 }, (_, i) => {
+            const kw = GENERATOR_RATED_POWER_KW.min + i;
+            return { value: kw, label: t("generator:kw", { value: kw }) };
+          })}
+        />
+      </Form.Item>
+      <Form.Item name="availablePct" label={t("generator:availablePct")}>
+        <InputNumber min={0} max={100} addonAfter="%" />
+      </Form.Item>
+      <Form.Item name="controlMode" label={t("generator:controlMode")}>
+        <Radio.Group
+          options={[
+            { value: "manual", label: t("generator:controlModes.manual") },
+            { value: "soc", label: t("generator:controlModes.soc") },
+          ]}
+        />
+      </Form.Item>
+      {mode === "soc" && (
+        <Space>
+          <Form.Item name="socLower" label={t("generator:socLower")}>
+            <InputNumber min={0} max={100} addonAfter="%" />
+          </Form.Item>
+          <Form.Item name="socUpper" label={t("generator:socUpper")}>
+            <InputNumber min={0} max={100} addonAfter="%" />
+          </Form.Item>
+        </Space>
+      )}
+      <Form.List name="slots">
+        {(fields, { add, remove }) => (
+          <Form.Item label={t("generator:slots")}>
+            {fields.map((f) => (
+              <Space key={f.key} align="baseline">
+                <Form.Item name={[f.name, "start"]}>
+                  <TimePicker format="HH:mm" placeholder={t("generator:start")} />
+                </Form.Item>
+                <Form.Item name={[f.name, "end"]}>
+                  <TimePicker format="HH:mm" placeholder={t("generator:end")} />
+                </Form.Item>
+                <Button onClick={() => remove(f.name)}>{t("generator:remove")}</Button>
+              </Space>
+            ))}
+            <Button onClick={() => add({ start: null, end: null })}>{t("generator:addSlot")}</Button>
+          </Form.Item>
+        )}
+      </Form.List>
+      <Form.Item name="outputMode" label={t("generator:outputMode")}>
+        <Select options={GENERATOR_OUTPUT_MODES.map((m) => ({ value: m, label: t(`generator:outputModes.${m}`) }))} />
+      </Form.Item>
+      <Form.Item name="chargePowerKw" label={t("generator:chargePower")}>
+        <InputNumber min={0} addonAfter="kW" />
+      </Form.Item>
+      <Button type="primary" onClick={() => void save()} data-testid="generator-save">
+        {t("generator:save")}
+      </Button>
+      {outcome && (
+        <Alert
+          style={{ marginTop: 16 }}
+          type={outcome.ok ? "success" : "error"}
+          showIcon
+          title={outcome.text}
+          data-testid="generator-outcome"
+        />
+      )}
+    </Form>
+  );
+}

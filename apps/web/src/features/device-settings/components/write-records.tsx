@@ -1,0 +1,56 @@
+import type { WriteRecord } from "@ess/contracts";
+import { Table, Tag } from "antd";
+import { useTranslation } from "react-i18next";
+import { useWriteRecords } from "../hooks/use-device-settings.ts";
+
+const COLOUR: Record<WriteRecord["state"], string> = {
+  queued: "default",
+  sent: "processing",
+  acknowledged: "success",
+  refused: "error",
+  timed_out: "warning",
+};
+
+/** Who changed what (old → new), when, and how it ended; states move as the device answers. */
+export function WriteRecords({ deviceId }: { deviceId: number }) {
+  const { t, i18n } = useTranslation(["settings", "registers", "enums"]);
+  const records = useWriteRecords(deviceId);
+  return (
+    <Table<WriteRecord>
+      size="small"
+      rowKey="id"
+      loading={records.isPending}
+      dataSource={records.data?.records ?? []}
+      pagination={false}
+      data-testid="write-records"
+      columns={[
+        {
+          title: t("settings:records.time"),
+          dataIndex: "createdAt",
+          render: (ms: number) => new Date(ms).toLocaleString(i18n.language),
+        },
+        { title: t("settings:records.by"), dataIndex: "createdBy" },
+        {
+          title: t("settings:records.what"),
+          key: "what",
+          render: (_, r) =>
+            r.kind === "command"
+              ? t(`enums:deviceCommand.${r.command}`)
+              : r.changes
+                  .map((c) => `${t(`registers:${c.key}`, { defaultValue: c.key })}: ${c.old ?? "—"} → ${c.new}`)
+                  .join("; "),
+        },
+        {
+          title: t("settings:records.state"),
+          dataIndex: "state",
+          render: (s: WriteRecord["state"], r) => (
+            <Tag color={COLOUR[s]} data-testid={`record-state-${r.id}`} title={r.refusalText ?? undefined}>
+              {t(`settings:states.${s}`)}
+            </Tag>
+          ),
+        },
+        { title: t("settings:records.reason"), dataIndex: "refusalText", render: (v: string | null) => v ?? "" },
+      ]}
+    />
+  );
+}
