@@ -38,7 +38,9 @@ const server = spawn(process.execPath, [join(root, "apps/server/src/main.ts")], 
   cwd: root,
   stdio: "inherit",
   env: { LOG_LEVEL: "warn", ESS_DEMO_DEVICES: "50", ...process.env },
+  // A group of its own: Ctrl-C and a supervisor's `kill` both reach the server exactly once,
+  // through this process (a second signal would make the server skip its orderly stop).
+  detached: true,
 });
-// Ctrl-C reaches the server through the terminal's process group; this process only waits for it.
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => {});
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -61,6 +61,10 @@ describe.skipIf(!CHROMIUM)("a device's live page in Chromium", () => {
     );
     await page.goto(`${url}#/device/live/3`);
     await expect.poll(() => page.getByTestId("device-status").textContent(), { timeout: 15_000 }).toBe("Online");
+    // The tab names the page in the chosen language once the page's labels have arrived.
+    await expect
+      .poll(() => page.locator('[data-testid="tab"][data-path="/device/live/3"]').textContent())
+      .toBe("Device live data");
     const readingTime = () => page.getByTestId("reading-time").textContent();
     const loadPower = () => page.getByTestId("live-load_power").textContent();
     await expect.poll(readingTime, { timeout: 10_000 }).not.toBe("—");

@@ -1,32 +1,9 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../src/api.ts";
 import { CHROMIUM, launchBrowser, screenshot } from "../src/browser.ts";
 import { E2E_ADMIN_PASSWORD, startConsole } from "../src/console-server.ts";
-import { solveSlide } from "../src/slide-solver.ts";
-
-/** Drags the slide piece into its gap as a user would, after looking at the picture. */
-async function solveSlideOnPage(page: Page) {
-  await page.getByTestId("slide-background").waitFor();
-  const background = (await page.getByTestId("slide-background").getAttribute("src")) as string;
-  const piece = (await page.getByTestId("slide-piece").getAttribute("src")) as string;
-  const top = await page.getByTestId("slide-piece").evaluate((el) => Number.parseFloat((el as HTMLElement).style.top));
-  const x = solveSlide(background, piece, top);
-  const box = (await page.getByTestId("slide-handle").boundingBox()) as { x: number; y: number; width: number; height: number };
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.mouse.down();
-  for (let step = 1; step <= 12; step++)
-    await page.mouse.move(box.x + box.width / 2 + (x * step) / 12, box.y + box.height / 2, { steps: 2 });
-  await page.mouse.up();
-}
-
-async function signInOnPage(page: Page, username: string, password: string) {
-  await page.getByTestId("login-username").fill(username);
-  await page.getByTestId("login-password").fill(password);
-  await solveSlideOnPage(page);
-  await page.getByTestId("slide-handle").and(page.locator("[disabled]")).waitFor();
-  await page.getByTestId("login-submit").click();
-}
+import { signInOnPage, solveSlideOnPage } from "../src/sign-in-page.ts";
 
 describe.skipIf(!CHROMIUM)("sign-in protection, forced and voluntary password change in Chromium", () => {
   let browser: Browser;

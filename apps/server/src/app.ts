@@ -1,3 +1,5 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Locale } from "@ess/domain";
 import websocket from "@fastify/websocket";
@@ -22,14 +24,30 @@ import { registerCancellationRoutes } from "./modules/cancellation/cancellation.
 import { registerCaptchaRoutes } from "./modules/captcha/captcha.routes.ts";
 import { registerEndUserRoutes } from "./modules/channel/enduser.routes.ts";
 import { registerOrgRoutes } from "./modules/channel/org.routes.ts";
+import { registerBoardRoutes } from "./modules/devices/board.routes.ts";
+import { registerDeviceRoutes } from "./modules/devices/device.routes.ts";
+import { registerStatisticsRoutes } from "./modules/devices/statistics.routes.ts";
+import { registerFaultRoutes } from "./modules/faults/fault.routes.ts";
+import type { FaultServices } from "./modules/faults/faults.runtime.ts";
+import { registerGeneratorRoutes } from "./modules/generator/generator.routes.ts";
 import { installAuditLog } from "./modules/logs/audit.hook.ts";
 import { registerErrorLogRoutes } from "./modules/logs/error-log.routes.ts";
 import { registerLogRoutes } from "./modules/logs/log.routes.ts";
 import { registerMenuRoutes } from "./modules/menus/menu.routes.ts";
+import { registerModeRoutes } from "./modules/modes/modes.routes.ts";
+import { createFileStore, type FileStore } from "./modules/ota/file-store.ts";
+import { registerFirmwareRoutes } from "./modules/ota/firmware.routes.ts";
+import type { OtaEngine } from "./modules/ota/ota.engine.ts";
+import { registerOtaRoutes } from "./modules/ota/ota.routes.ts";
 import { registerRealtime } from "./modules/realtime/realtime.routes.ts";
 import { createRealtimeHub, type RealtimeHub } from "./modules/realtime/realtime-hub.ts";
 import { registerRoleRoutes } from "./modules/roles/role.routes.ts";
+import { registerDeviceSettingsRoutes } from "./modules/settings/device-settings.routes.ts";
+import { createDeviceWriter, type DeviceWriterOptions } from "./modules/settings/device-writer.ts";
+import { registerSelfCheckRoutes } from "./modules/settings/self-check.ts";
+import { registerVisibilityRoutes } from "./modules/settings/visibility.ts";
 import { type ReadinessProbe, registerSystemRoutes } from "./modules/system/system.routes.ts";
+import { registerTariffRoutes } from "./modules/tariffs/tariffs.routes.ts";
 import { registerTelemetryRoutes } from "./modules/telemetry/telemetry.routes.ts";
 import type { TelemetryServices } from "./modules/telemetry/telemetry.runtime.ts";
 import { registerUserRoutes } from "./modules/users/user.routes.ts";
@@ -45,6 +63,8 @@ export interface AppDeps {
   brokerWebSocket?: ((stream: import("node:stream").Duplex) => void) | undefined;
   /** The device link (ingest, presence, requests); without it page reads answer "unavailable". */
   telemetry?: TelemetryServices | undefined;
+  /** Alarm detection (absent in HTTP-only tests: the fault routes then work on stored data alone). */
+  faults?: FaultServices | undefined;
   accessTokenTtlS: number;
   refreshTokenTtlS: number;
   sessionCacheS?: number;
@@ -56,6 +76,8 @@ export interface AppDeps {
   checkResponses?: boolean;
   /** Sign-in protection; `captcha: false` is ESS_CAPTCHA=off. */
   signIn?: Partial<SignInPolicy>;
+  /** Offline queue and bulk pace of device writes (ESS_WRITE_QUEUE_TTL_S, ESS_BULK_CONCURRENCY). */
+  deviceWrites?: Partial<DeviceWriterOptions>;
   /** ESS_DEMO_MODE. */
   demoMode?: boolean;
   /** ESS_REPEAT_GUARD_MS (default 1000). */
@@ -64,6 +86,10 @@ export interface AppDeps {
   smsSender?: SmsSender;
   /** Social sign-in providers (none by default). */
   socialProviders?: readonly SocialProvider[];
+  /** Uploaded files (DATA_DIR/files); a temporary folder when absent (tests). */
+  files?: FileStore;
+  /** The OTA dispatcher; without it upgrades answer "unavailable". */
+  ota?: OtaEngine | null;
   /** Registers extra routes before the app is sealed (tests). */
   extend?: (app: FastifyInstance) => void;
 }
@@ -152,6 +178,34 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate("realtime", realtime);
   registerRealtime(app, { db: deps.db, hub: realtime, translator: deps.translator, metrics });
   registerTelemetryRoutes(app, { db: deps.db, requests: deps.telemetry?.requests ?? null });
+  const writeOptions = { queueTtlMs: 86_400_000, bulkConcurrency: 20, ...deps.deviceWrites };
+  const writer = createDeviceWriter({
+    db: deps.db,
+    requests: deps.telemetry?.requests ?? null,
+    hub: realtime,
+    events: deps.telemetry?.events ?? null,
+    log: app.log,
+    options: writeOptions,
+  });
+  app.addHook("onClose", async () => writer.stop());
+  registerDeviceSettingsRoutes(app, {
+    db: deps.db,
+    requests: deps.telemetry?.requests ?? null,
+    writer,
+    hub: realtime,
+    queueTtlMs: writeOptions.queueTtlMs,
+  });
+  registerVisibilityRoutes(app, { db: deps.db });
+  registerSelfCheckRoutes(app, { db: deps.db, writer });
+  registerGeneratorRoutes(app, { db: deps.db });
+  registerModeRoutes(app, { db: deps.db });
+  registerTariffRoutes(app, { db: deps.db });
+  registerFaultRoutes(app, { db: deps.db, faults: deps.faults ?? null });
+  registerDeviceRoutes(app, deps.db);
+  registerStatisticsRoutes(app, deps.db);
+  registerBoardRoutes(app, deps.db);
+  registerFirmwareRoutes(app, { db: deps.db, files: deps.files ?? createFileStore(join(tmpdir(), `ess-files-${process.pid}`)) });
+  registerOtaRoutes(app, { db: deps.db, engine: deps.ota ?? null });
 
   if (deps.brokerWebSocket) {
     const feed = deps.brokerWebSocket;

@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import { join } from "node:path";
 import { PRODUCT } from "@ess/domain";
 import type { FastifyInstance } from "fastify";
 import { pino } from "pino";
@@ -8,6 +9,9 @@ import type { Db } from "./db/db.ts";
 import { migrate } from "./db/migrate.ts";
 import { openDatabase } from "./db/open.ts";
 import { createTranslator } from "./i18n/translator.ts";
+import { type FaultServices, startFaults } from "./modules/faults/faults.runtime.ts";
+import { createFileStore } from "./modules/ota/file-store.ts";
+import { createOtaEngine, type OtaEngine } from "./modules/ota/ota.engine.ts";
 import { createRealtimeHub, type RealtimeHub } from "./modules/realtime/realtime-hub.ts";
 import { startLivePush } from "./modules/telemetry/live-push.ts";
 import { startTelemetry, type TelemetryServices } from "./modules/telemetry/telemetry.runtime.ts";
@@ -29,8 +33,11 @@ export interface Runtime {
   brokerUrl: string;
   seed: SeedOutcome;
   telemetry: TelemetryServices;
+  /** Alarm detection and notification. */
+  faults: FaultServices;
   /** Live pushes to the consoles; the same hub the gateway at /act/ws serves (ingest publishes here). */
   realtime: RealtimeHub;
+  ota: OtaEngine;
   close(): Promise<void>;
 }
 
@@ -105,6 +112,34 @@ export async function startRuntime(config: Config, options: { extend?: AppDeps["
     closers.push(() => telemetry.stop());
     const livePush = startLivePush({ db, hub: realtime, events: telemetry.services.events });
     closers.push(async () => livePush.stop());
+    const faults = await startFaults(
+      { db, hub: realtime, events: telemetry.services.events, log, t: translator("en-US") },
+      {
+        clearHoldS: config.ESS_ALARM_CLEAR_HOLD_S,
+        stormDevices: config.ESS_ALARM_STORM_DEVICES,
+        stormWindowS: config.ESS_ALARM_STORM_WINDOW_S,
+      },
+    );
+    closers.push(() => faults.stop());
+    // Devices fetch packages from the address the console listens on unless told another.
+    let publicUrl = config.ESS_PUBLIC_URL ?? "";
+    const ota = createOtaEngine({
+      db,
+      bus,
+      log,
+      baseUrl: () => publicUrl,
+      options: {
+        tickMs: config.ESS_OTA_TICK_MS,
+        confirmTimeoutS: config.ESS_OTA_CONFIRM_TIMEOUT_S,
+        progressTimeoutS: config.ESS_OTA_PROGRESS_TIMEOUT_S,
+        offlineGiveUpS: config.ESS_OTA_OFFLINE_GIVEUP_S,
+      },
+    });
+    telemetry.services.upgrades.progress = ota.progress;
+    telemetry.services.events.on("status", (ids, status) => {
+      if (status === 0)
+        void ota.devicesOffline(ids).catch((error) => log.error({ err: error }, "OTA: offline devices not handled"));
+    });
     if (config.MQTT_URL) await router.attach(bus);
     router.open();
 
@@ -115,9 +150,13 @@ export async function startRuntime(config: Config, options: { extend?: AppDeps["
       broker: bus,
       brokerWebSocket: embedded?.handleStream,
       telemetry: telemetry.services,
+      faults: faults.services,
+      files: createFileStore(join(config.DATA_DIR, "files")),
+      ota,
       accessTokenTtlS: config.ESS_ACCESS_TOKEN_TTL_S,
       refreshTokenTtlS: config.ESS_REFRESH_TOKEN_TTL_S,
       sessionCacheS: config.ESS_SESSION_CACHE_S,
+      deviceWrites: { queueTtlMs: config.ESS_WRITE_QUEUE_TTL_S * 1000, bulkConcurrency: config.ESS_BULK_CONCURRENCY },
       webDist: config.ESS_WEB_DIST,
       metrics,
       logger: {
@@ -142,14 +181,20 @@ export async function startRuntime(config: Config, options: { extend?: AppDeps["
     const address = app.server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
     const host = config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST;
+    const url = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}/`;
+    publicUrl ||= url;
+    ota.start();
+    closers.push(() => ota.stop());
     return {
       app,
       db,
-      url: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}/`,
+      url,
       brokerUrl,
       seed,
       telemetry: telemetry.services,
+      faults: faults.services,
       realtime,
+      ota,
       close: closeAll,
     };
   } catch (error) {

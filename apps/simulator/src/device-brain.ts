@@ -33,6 +33,10 @@ const ACTION_REGISTERS: Record<string, number> = {
   shutdownCommand: 1,
 };
 
+/** Writing 1 here starts the self-check (three-phase), which lasts this long. */
+const SELF_CHECK_START = "TP_0X03_58";
+const SELF_CHECK_MS = 20_000;
+
 export interface CommandOutcome {
   ack: Omit<DeviceAck, "v" | "id">;
   /** Alarm events the command caused (clear fault). */
@@ -66,7 +70,15 @@ export class DeviceBrain {
     this.factory = three ? threePhaseSettings(this.plant) : singlePhaseSettings(this.plant);
     this.settings = { ...this.factory };
     this.readings = three ? threePhaseBaseline(this.plant) : singlePhaseBaseline(this.plant);
-    this.condition = { running: true, alarmWords: new Map(), faultLevel: 0, upgradePercent: 0, firmware: 132 };
+    this.condition = {
+      running: true,
+      alarmWords: new Map(),
+      faultLevel: 0,
+      upgradePercent: 0,
+      firmware: 132,
+      selfCheck: 0,
+      selfCheckUntil: 0,
+    };
     this.faults = new FaultInjector(spec.product, options.faultsPerDay, seededRandom(spec.seed + 7));
     if (options.warmUp) {
       for (let t = midnight + 900_000; t < at; t += 900_000) this.plant.step(t, this.plantSettings());
@@ -107,6 +119,10 @@ export class DeviceBrain {
     const events = this.faults.step(at, dtS);
     this.condition.alarmWords = this.faults.words();
     this.condition.faultLevel = this.faults.level();
+    // A self-check takes its time, then fails if the device is in fault, else completes.
+    if (this.condition.selfCheck === 1 && at >= this.condition.selfCheckUntil) {
+      this.condition.selfCheck = this.condition.faultLevel === 2 ? 2 : 3;
+    }
     const settings = this.plantSettings();
     if (this.product === "three") threePhaseReadings(this.readings, this.plant, settings, this.condition);
     else singlePhaseReadings(this.readings, this.plant, settings, this.condition);
@@ -159,6 +175,10 @@ export class DeviceBrain {
         continue;
       }
       this.settings[id] = value;
+      if (id === SELF_CHECK_START && value === 1) {
+        this.condition.selfCheck = 1;
+        this.condition.selfCheckUntil = at + SELF_CHECK_MS;
+      }
     }
     return { ack: { ok: true }, events, restart };
   }

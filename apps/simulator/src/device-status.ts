@@ -48,6 +48,9 @@ export interface DeviceCondition {
   upgradePercent: number;
   /** Firmware version × 100 (shown as major.minor). */
   firmware: number;
+  /** Self-check (selfCheckFilter): 0 none, 1 checking, 2 failed, 3 done; and when a running one ends. */
+  selfCheck: number;
+  selfCheckUntil: number;
 }
 
 export const kw = (w: number) => Math.round(w / 10) / 100;

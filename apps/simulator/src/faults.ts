@@ -1,30 +1,23 @@
 import type { AlarmEvent } from "@ess/contracts";
+import { type FaultTrigger, faultTriggers } from "@ess/domain";
 import type { Product } from "./plant.ts";
 
-/** An alarm the simulator can raise: a bit of an alarm or state word, with the device's fault code. */
+/** An alarm the simulator can raise: a bit of an alarm word (or a status flag at 0), with the device's fault code. */
 export interface FaultDefinition {
-  key: string;
-  bit: number;
   code: number;
   level: 1 | 2 | 3;
+  trigger: FaultTrigger;
   /** How long it lasts, minutes (drawn between the two). */
   minutes: readonly [number, number];
 }
 
-const THREE_PHASE: readonly FaultDefinition[] = [
-  { key: "TP_0X04_4639", bit: 0, code: 2001, level: 2, minutes: [5, 40] }, // cell overvoltage alarm
-  { key: "TP_0X04_4639", bit: 3, code: 2004, level: 1, minutes: [10, 90] }, // cell temperature alarm
-  { key: "TP_0X04_4640", bit: 1, code: 2102, level: 3, minutes: [2, 15] }, // primary protection: overcurrent
-  { key: "TP_0X04_4101", bit: 2, code: 3003, level: 2, minutes: [5, 30] }, // BCU alarm: insulation
-  { key: "TP_0X04_4643", bit: 0, code: 2301, level: 3, minutes: [1, 10] }, // system lock event
-];
+// Faults of higher levels clear sooner (a protection trips and resets); warnings linger.
+const DURATION: Record<1 | 2 | 3, readonly [number, number]> = { 1: [10, 90], 2: [5, 40], 3: [1, 15] };
 
-const SINGLE_PHASE: readonly FaultDefinition[] = [
-  { key: "powerGridStatus", bit: 1, code: 1002, level: 2, minutes: [1, 10] }, // grid overvoltage
-  { key: "powerGridStatus", bit: 3, code: 1004, level: 2, minutes: [1, 10] }, // grid underfrequency
-  { key: "selfInspectionStatus", bit: 2, code: 1103, level: 1, minutes: [10, 60] },
-  { key: "batteryChargingAndDischargingHeatingEnableState", bit: 0, code: 1201, level: 1, minutes: [20, 120] },
-];
+/** The codes of the domain's fault catalogue that a product's telemetry can raise (one source for console and simulator). */
+function definitions(product: Product): FaultDefinition[] {
+  return faultTriggers(product === "three" ? 2 : 1).map((t) => ({ ...t, minutes: DURATION[t.level] }));
+}
 
 interface Active {
   def: FaultDefinition;
@@ -42,7 +35,7 @@ export class FaultInjector {
   private readonly random: () => number;
 
   constructor(product: Product, perDay: number, random: () => number) {
-    this.defs = product === "three" ? THREE_PHASE : SINGLE_PHASE;
+    this.defs = definitions(product);
     this.perDay = perDay;
     this.random = random;
   }
@@ -67,15 +60,48 @@ export class FaultInjector {
     return events;
   }
 
+  /** Raises `code` now (fault injection for tests and demos); it lasts until cleared, or `forMs`. */
+  inject(code: number, at: number, forMs = Number.POSITIVE_INFINITY): AlarmEvent[] {
+    const def = this.defs.find((d) => d.code === code);
+    if (!def) throw new Error(`this product has no fault code ${code}`);
+    const active = this.active.find((a) => a.def === def);
+    if (active) {
+      active.until = at + forMs;
+      return [];
+    }
+    this.active.push({ def, until: at + forMs });
+    return [this.event(def, at, "occur")];
+  }
+
+  /** Clears `code` now, if active. */
+  clear(code: number, at: number): AlarmEvent[] {
+    const i = this.active.findIndex((a) => a.def.code === code);
+    if (i < 0) return [];
+    const [a] = this.active.splice(i, 1);
+    return [this.event((a as Active).def, at, "disappear")];
+  }
+
+  /** The fault codes this product can raise. */
+  codes(): number[] {
+    return this.defs.map((d) => d.code);
+  }
+
   /** "Clear fault": every active alarm disappears now. */
   clearAll(at: number): AlarmEvent[] {
     return this.active.splice(0).map((a) => this.event(a.def, at, "disappear"));
   }
 
-  /** Alarm words with the bits of the active alarms. */
+  /**
+   * Every alarm word and status flag the product's faults use: bit words with the bits of the
+   * active alarms (0 when none), communication flags 1 (normal) or 0 while their fault is active.
+   */
   words(): Map<string, number> {
     const out = new Map<string, number>();
-    for (const a of this.active) out.set(a.def.key, (out.get(a.def.key) ?? 0) | (1 << a.def.bit));
+    for (const d of this.defs) if (!out.has(d.trigger.key)) out.set(d.trigger.key, "zero" in d.trigger ? 1 : 0);
+    for (const a of this.active) {
+      const t = a.def.trigger;
+      out.set(t.key, "zero" in t ? 0 : (out.get(t.key) ?? 0) | (1 << t.bit));
+    }
     return out;
   }
 
@@ -86,6 +112,7 @@ export class FaultInjector {
   }
 
   private event(def: FaultDefinition, at: number, state: "occur" | "disappear"): AlarmEvent {
-    return { v: 1, ts: at, key: def.key, bit: def.bit, state, code: def.code, level: def.level };
+    const bit = "bit" in def.trigger ? def.trigger.bit : 0;
+    return { v: 1, ts: at, key: def.trigger.key, bit, state, code: def.code, level: def.level };
   }
 }

@@ -2,6 +2,7 @@ import { baselineValues } from "@ess/contracts";
 import { REGISTERS, registersOfPage } from "@ess/domain";
 import { batteryState, type DeviceCondition, inverterState, r1, systemState } from "./device-status.ts";
 import { CELLS_PER_MODULE, type Plant, type PlantSettings } from "./plant.ts";
+import { factorySchedule } from "./schedule-factory.ts";
 
 type Values = Record<string, number | string>;
 
@@ -144,6 +145,7 @@ export function singlePhaseSettings(plant: Plant): Values {
     inverterActivePowerSetting: 100,
     pvActivePowerSetting: 100,
   });
+  Object.assign(v, factorySchedule("single"));
   for (let h = 0; h < 24; h++) v[`HM6_0X03_${196 + h}`] = 1;
   return v;
 }

@@ -68,6 +68,7 @@ export function threePhaseReadings(v: Values, plant: Plant, settings: PlantSetti
     TP_0X04_1: c.firmware,
     TP_0X04_2: 100,
     TP_0X04_9: c.upgradePercent,
+    TP_0X04_1294: c.selfCheck,
     TP_0X04_24: r1((plant.capacityKwh() * s.soc) / 100),
     TP_0X04_25: Math.round(s.soc),
     TP_0X04_26: r1(settings.chargeCurrentA),

@@ -4,7 +4,7 @@ import { startFleet } from "./fleet.ts";
 import type { FleetDevice } from "./fleet-spec.ts";
 
 const usage = `Usage: simulator --fleet <fleet.json> [--interval <ms>] [--seed <n>] [--faults <per device-day>]
-                 [--drops <per device-day>] [--ota-fail <0..1>]
+                 [--drops <per device-day>] [--ota-fail <0..1>] [--ota-step <ms>]
 The fleet file ({brokerUrl, seed?, devices: [{sn, secret, index}]}) is written by the console for its
 demo fleet (DATA_DIR/demo-fleet.json).
 `;
@@ -17,6 +17,7 @@ const { values } = parseArgs({
     faults: { type: "string", default: "0.5" },
     drops: { type: "string", default: "0.5" },
     "ota-fail": { type: "string", default: "0.1" },
+    "ota-step": { type: "string", default: "300" },
   },
 });
 
@@ -34,6 +35,7 @@ const intervalMs = number("interval", values.interval, 100, 3_600_000);
 const faultsPerDay = number("faults", values.faults, 0, 1000);
 const dropsPerDay = number("drops", values.drops, 0, 1000);
 const otaFailRate = number("ota-fail", values["ota-fail"], 0, 1);
+const otaStepMs = number("ota-step", values["ota-step"], 0, 60_000);
 
 const fleet = JSON.parse(readFileSync(values.fleet as string, "utf8")) as {
   brokerUrl: string;
@@ -50,6 +52,7 @@ const running = await startFleet({
   faultsPerDay,
   dropsPerDay,
   otaFailRate,
+  otaStepMs,
 });
 const stop = async () => {
   await running.stop();

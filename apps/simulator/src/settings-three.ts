@@ -1,6 +1,7 @@
 import { baselineValues } from "@ess/contracts";
 import { REGISTERS } from "@ess/domain";
 import type { Plant } from "./plant.ts";
+import { factorySchedule } from "./schedule-factory.ts";
 
 /** Holding registers of a three-phase inverter with the values it leaves the factory with. */
 export function threePhaseSettings(plant: Plant): Record<string, number | string> {
@@ -50,6 +51,7 @@ export function threePhaseSettings(plant: Plant): Record<string, number | string
     TP_0X03_211: 20,
     TP_0X03_213: 10,
   });
+  Object.assign(v, factorySchedule("three"));
   for (let h = 0; h < 24; h++) v[`TP_0X03_${185 + h}`] = 1;
   return v;
 }

@@ -12,7 +12,7 @@ import {
 import mqtt, { type MqttClient } from "mqtt";
 import { DeviceBrain } from "./device-brain.ts";
 import type { FleetDevice } from "./fleet-spec.ts";
-import { runUpgrade } from "./ota.ts";
+import { httpPackageFetcher, OTA_RESULT, type PackageFetcher, runUpgrade } from "./ota.ts";
 import type { PlantSpec } from "./plant.ts";
 import { seededRandom } from "./random.ts";
 
@@ -29,8 +29,12 @@ export interface DeviceOptions {
   faultsPerDay?: number;
   /** Connection drops per device and day: the link dies (the will fires) and returns later. */
   dropsPerDay?: number;
-  /** Share of firmware upgrades that fail. */
+  /** Share of firmware upgrades that fail (with a realistic cause). */
   otaFailRate?: number;
+  /** Pause between upgrade steps (flashing, verifying), ms. */
+  otaStepMs?: number;
+  /** How packages are fetched (default: HTTP from the order's address with the device's credentials). */
+  fetchPackage?: PackageFetcher;
   /** No timer: the caller publishes frames with publishFrame(). */
   manual?: boolean;
 }
@@ -55,6 +59,11 @@ export class VirtualDevice {
   private readonly buffered: Buffer[] = [];
   private readonly random: () => number;
   upgrading = false;
+  /** The order id the running upgrade reports under (a repeated order takes it over). */
+  private upgrade: { id: number; sha256: string } | null = null;
+  /** What each firmware slot (type, BCU, BMS) last installed, so a repeated order is answered at once. */
+  readonly installed = new Map<string, { version: string; sha256: string }>();
+  upgradesRun = 0;
   framesSent = 0;
 
   constructor(identity: DeviceIdentity, spec: PlantSpec, options: DeviceOptions) {
@@ -139,6 +148,16 @@ export class VirtualDevice {
     }
   }
 
+  /** Fault injection: raises `code` now and reports it (the alarm event, then the bits in every frame). */
+  async injectFault(code: number, at = this.now()): Promise<void> {
+    for (const e of this.brain.faults.inject(code, at)) await this.send(DEVICE_LEAVES.alarm, JSON.stringify(e));
+  }
+
+  /** Clears an injected fault now and reports it. */
+  async clearFault(code: number, at = this.now()): Promise<void> {
+    for (const e of this.brain.faults.clear(code, at)) await this.send(DEVICE_LEAVES.alarm, JSON.stringify(e));
+  }
+
   private keep(frame: Buffer) {
     frame[3] = (frame[3] ?? 0) | FRAME_FLAG_BUFFERED;
     this.buffered.push(frame);
@@ -215,13 +234,41 @@ export class VirtualDevice {
       }
     } else if (leaf === "cmd/ota") {
       const req = otaRequest.safeParse(body);
-      if (!req.success || this.upgrading) return;
+      if (!req.success) return;
+      const order = req.data;
+      const slot = `${order.firmwareType}:${order.bcuId ?? 0}:${order.bmsId ?? 0}`;
+      const report = (p: object) => this.send(DEVICE_LEAVES.ota, JSON.stringify({ v: 1, id: order.id, ...p }));
+      if (this.upgrade) {
+        // The console sent the running upgrade again (it lost track, e.g. while restarting): carry on under the new id.
+        if (this.upgrade.sha256 === order.sha256) this.upgrade.id = order.id;
+        else await report({ stage: "failed", percent: 100, resultCode: OTA_RESULT.stateNotAllowed });
+        return;
+      }
+      if (this.installed.get(slot)?.sha256 === order.sha256) {
+        await report({ stage: "accepted", percent: 0 });
+        await report({ stage: "succeeded", percent: 100, version: order.version });
+        return;
+      }
       this.upgrading = true;
-      await runUpgrade(req.data, this.brain.condition, {
-        fail: this.random() < (this.options.otaFailRate ?? 0),
-        report: (p) => this.send(DEVICE_LEAVES.ota, JSON.stringify(p)),
-      });
-      this.upgrading = false;
+      this.upgradesRun++;
+      const current = { id: order.id, sha256: order.sha256 };
+      this.upgrade = current;
+      try {
+        const ok = await runUpgrade(order, this.brain.condition, {
+          fail: this.random() < (this.options.otaFailRate ?? 0),
+          random: this.random,
+          stepMs: this.options.otaStepMs,
+          fetchPackage: this.options.fetchPackage ?? httpPackageFetcher(this.identity.sn, this.identity.secret),
+          currentId: () => current.id,
+          report: (p) => this.send(DEVICE_LEAVES.ota, JSON.stringify(p)),
+        });
+        if (ok) this.installed.set(slot, { version: order.version, sha256: order.sha256 });
+        // The registers show what now runs, whether or not a report went out since.
+        this.brain.tick(this.now());
+      } finally {
+        this.upgrade = null;
+        this.upgrading = false;
+      }
     }
   }
 

@@ -6,14 +6,19 @@ export * from "./route.ts";
 export * from "./routes/auth.routes.ts";
 export * from "./routes/cancellation.routes.ts";
 export * from "./routes/captcha.routes.ts";
+export * from "./routes/device.routes.ts";
 export * from "./routes/device-telemetry.routes.ts";
 export * from "./routes/enduser.routes.ts";
 export * from "./routes/error-log.routes.ts";
+export * from "./routes/fault.routes.ts";
+export * from "./routes/firmware.routes.ts";
 export * from "./routes/log.routes.ts";
 export * from "./routes/menu.routes.ts";
 export * from "./routes/mobile.routes.ts";
 export * from "./routes/org.routes.ts";
+export * from "./routes/ota.routes.ts";
 export * from "./routes/role.routes.ts";
+export * from "./routes/statistics.routes.ts";
 export * from "./routes/system.routes.ts";
 export * from "./routes/token.routes.ts";
 export * from "./routes/user.routes.ts";
@@ -23,15 +28,24 @@ import { realtimeRoutes } from "./realtime/realtime.routes.ts";
 import { authRoutes } from "./routes/auth.routes.ts";
 import { cancellationRoutes } from "./routes/cancellation.routes.ts";
 import { captchaRoutes } from "./routes/captcha.routes.ts";
+import { deviceRoutes } from "./routes/device.routes.ts";
+import { deviceSettingsRoutes, selfCheckRoutes, visibilityRoutes } from "./routes/device-settings.routes.ts";
 import { deviceTelemetryRoutes } from "./routes/device-telemetry.routes.ts";
 import { endUserRoutes } from "./routes/enduser.routes.ts";
 import { errorLogRoutes } from "./routes/error-log.routes.ts";
+import { alarmControlRoutes, alarmRoutes, faultRoutes } from "./routes/fault.routes.ts";
+import { firmwareRoutes } from "./routes/firmware.routes.ts";
+import { generatorRoutes } from "./routes/generator.routes.ts";
 import { logRoutes } from "./routes/log.routes.ts";
 import { menuRoutes } from "./routes/menu.routes.ts";
 import { mobileRoutes } from "./routes/mobile.routes.ts";
+import { modeRoutes } from "./routes/mode.routes.ts";
 import { orgRoutes } from "./routes/org.routes.ts";
+import { otaRoutes } from "./routes/ota.routes.ts";
 import { roleRoutes } from "./routes/role.routes.ts";
+import { boardRoutes, statisticsRoutes } from "./routes/statistics.routes.ts";
 import { systemRoutes } from "./routes/system.routes.ts";
+import { tariffRoutes } from "./routes/tariff.routes.ts";
 import { tokenRoutes } from "./routes/token.routes.ts";
 import { userRoutes } from "./routes/user.routes.ts";
 
@@ -55,5 +69,23 @@ export const API = {
   log: logRoutes,
   cancellation: cancellationRoutes,
   deviceTelemetry: deviceTelemetryRoutes,
+  deviceSettings: deviceSettingsRoutes,
+  registerVisibility: visibilityRoutes,
+  selfCheck: selfCheckRoutes,
+  tariff: tariffRoutes,
+  generator: generatorRoutes,
+  mode: modeRoutes,
+  fault: faultRoutes,
+  alarmControl: alarmControlRoutes,
+  alarm: alarmRoutes,
+  device: deviceRoutes,
+  statistics: statisticsRoutes,
+  board: boardRoutes,
+  firmware: firmwareRoutes,
+  ota: otaRoutes,
 } as const;
 export * from "./device/index.ts";
+export * from "./routes/device-settings.routes.ts";
+export * from "./routes/generator.routes.ts";
+export * from "./routes/mode.routes.ts";
+export * from "./routes/tariff.routes.ts";

@@ -100,6 +100,21 @@ export const configSchema = z.object({
     .min(500, "a whole number of milliseconds from 500 to 60000")
     .max(60_000, "a whole number of milliseconds from 500 to 60000")
     .default(5000),
+  /** How long a change for an offline device waits for it to return before it ends timed out. */
+  ESS_WRITE_QUEUE_TTL_S: positiveInt(86_400, "a whole number of seconds above 0"),
+  /** Devices a bulk settings operation talks to at once (its pace). */
+  ESS_BULK_CONCURRENCY: positiveInt(20, "a whole number above 0"),
+  /** Seconds a cleared alarm condition must stay clear before the alarm closes (flap hysteresis). */
+  ESS_ALARM_CLEAR_HOLD_S: z.coerce
+    .number({ message: "a whole number of seconds from 0 to 3600" })
+    .int("a whole number of seconds from 0 to 3600")
+    .min(0, "a whole number of seconds from 0 to 3600")
+    .max(3600, "a whole number of seconds from 0 to 3600")
+    .default(60),
+  /** Devices raising the same code within the storm window that make one summary reminder instead of many. */
+  ESS_ALARM_STORM_DEVICES: positiveInt(10, "a whole number of devices above 0"),
+  /** The storm window, seconds. */
+  ESS_ALARM_STORM_WINDOW_S: positiveInt(60, "a whole number of seconds above 0"),
   /** Days of telemetry history kept (whole daily partitions are dropped past it). */
   ESS_TELEMETRY_RETENTION_DAYS: positiveInt(400, "a whole number of days above 0"),
   /** How often each demo device reports (the simulator's interval). */
@@ -109,6 +124,24 @@ export const configSchema = z.object({
     .min(100, "a whole number of milliseconds from 100 to 3600000")
     .max(3_600_000, "a whole number of milliseconds from 100 to 3600000")
     .default(10_000),
+  /** The console's address as devices reach it (package downloads); unset: the address it listens on. */
+  ESS_PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, "an http:// or https:// URL")
+    .optional(),
+  /** How often the OTA dispatcher sends orders and checks deadlines. */
+  ESS_OTA_TICK_MS: z.coerce
+    .number({ message: "a whole number of milliseconds from 50 to 60000" })
+    .int("a whole number of milliseconds from 50 to 60000")
+    .min(50, "a whole number of milliseconds from 50 to 60000")
+    .max(60_000, "a whole number of milliseconds from 50 to 60000")
+    .default(1000),
+  /** Seconds an OTA order waits for the device to accept it before it is sent again. */
+  ESS_OTA_CONFIRM_TIMEOUT_S: positiveInt(60, "a whole number of seconds above 0"),
+  /** Seconds an upgrade may go without progress before it is sent again (the device resumes) or fails. */
+  ESS_OTA_PROGRESS_TIMEOUT_S: positiveInt(120, "a whole number of seconds above 0"),
+  /** Seconds an upgrade waits for its offline device (a single upgrade; a campaign after its last time) before it fails. */
+  ESS_OTA_OFFLINE_GIVEUP_S: positiveInt(3600, "a whole number of seconds above 0"),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
       message: "one of fatal, error, warn, info, debug, trace, silent",

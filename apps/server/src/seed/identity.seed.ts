@@ -2,6 +2,7 @@ import { DEFAULT_MENUS, DEFAULT_ROLES, type Locale } from "@ess/domain";
 import type { Db, Queryable } from "../db/db.ts";
 import type { Translate } from "../i18n/translator.ts";
 import { insertMenu } from "../modules/menus/menu.repository.ts";
+import { seedFaults } from "./faults.seed.ts";
 
 /** Marks an item applied; true when it was not applied before (so the caller applies it now). */
 async function applyOnce(tx: Queryable, tenantId: number, item: string): Promise<boolean> {
@@ -105,5 +106,6 @@ export async function seedIdentity(db: Db, tenantId: number, translator: (locale
     await seedRootOrganisation(tx, tenantId);
     await seedRoles(tx, tenantId);
     await seedMenus(tx, tenantId, translator);
+    await seedFaults(tx, tenantId);
   });
 }

@@ -17,6 +17,9 @@ export interface Sample {
   refs: Partial<Record<ScopedEntity, (id: number) => SampleIds>>;
 }
 
+/** Ids the test made before walking (a firmware version for the OTA samples). */
+export const OTA_SAMPLE = { versionId: 0 };
+
 export const SAMPLES: Record<string, Sample> = {
   "org.info": { byId: { list: "org.page" }, refs: { organisation: (id) => ({ query: { id } }) } },
   "org.save": {
@@ -73,5 +76,104 @@ export const SAMPLES: Record<string, Sample> = {
     refs: { device: (deviceId) => ({ query: { deviceId, type: "0", startDate: "2026-03-01", endDate: "2026-03-31" } }) },
   },
   "deviceTelemetry.onlineLog": { refs: { device: (deviceId) => ({ query: { deviceId } }) } },
+  // Settings and commands: one device by deviceId, or a bulk filter naming devices.
+  "deviceSettings.write": {
+    refs: { device: (deviceId) => ({ body: { deviceId, values: { TP_0X03_55: 5 }, queueIfOffline: true } }) },
+  },
+  "deviceSettings.command": { refs: { device: (deviceId) => ({ body: { deviceId, command: 4, queueIfOffline: true } }) } },
+  "deviceSettings.records": { refs: { device: (deviceId) => ({ query: { deviceId } }) } },
+  "deviceSettings.bulk": {
+    refs: { device: (deviceId) => ({ body: { filter: { deviceIds: [deviceId] }, command: 4, queueIfOffline: true } }) },
+  },
+  // Its records are filtered by the data scope (settings tests); the bulk id is not a scoped record.
+  "deviceSettings.bulkOutcome": { refs: {} },
+  "generator.info": { refs: { device: (deviceId) => ({ query: { deviceId } }) } },
+  "generator.operate": {
+    refs: {
+      device: (deviceId) => ({
+        body: {
+          deviceId,
+          on: false,
+          ratedPowerKw: 20,
+          availablePct: 80,
+          controlMode: "manual",
+          slots: [],
+          outputMode: 0,
+          chargePowerKw: 3,
+        },
+      }),
+    },
+  },
+  "generator.del": { refs: { device: (deviceId) => ({ body: { deviceId } }) } },
+  "mode.switchRecords": { refs: { device: (deviceId) => ({ query: { deviceId } }) } },
+  "selfCheck.start": { refs: { device: (deviceId) => ({ body: { deviceId } }) } },
+  "selfCheck.page": { refs: { device: (deviceId) => ({ query: { deviceId } }) } },
+  "selfCheck.report": { refs: { device: (deviceId) => ({ query: { deviceId } }) } },
+  "tariff.get": { refs: { user: (userId) => ({ query: { userId } }) } },
+  "tariff.save": {
+    refs: {
+      user: (userId) => ({
+        body: {
+          userId,
+          currency: "EUR",
+          buy: [{ start: "00:00", end: "23:59", price: "0.3" }],
+          sell: [{ start: "00:00", end: "23:59", price: "0.1" }],
+        },
+      }),
+    },
+  },
+  "tariff.ofDevice": { refs: { device: (deviceId) => ({ query: { deviceId } }) } },
+  "tariff.revenue": { refs: { device: (deviceId) => ({ query: { deviceId, startDate: "2026-03-01", endDate: "2026-03-02" } }) } },
+  // Device alarms: a device named by deviceId (lists narrowed to it, the status labels, hide/delete).
+  "alarm.page": { refs: { device: (deviceId) => ({ query: { deviceId } }) } },
+  "alarm.export": { refs: { device: (deviceId) => ({ query: { deviceId } }) } },
+  "alarm.statusLabels": { refs: { device: (deviceId) => ({ query: { deviceId } }) } },
+  "alarm.remove": {
+    refs: { device: (deviceId) => ({ body: { deviceId, faultCode: 2001, beginTime: 0, endTime: 1000, action: "hide" } }) },
+  },
+  // Device management: reads by id, changes, binding targets and the selling organisation.
+  "device.info": { byId: { list: "device.page" }, refs: { device: (id) => ({ query: { id } }) } },
+  "device.save": {
+    refs: { organisation: (orgId) => ({ body: { sn: `INTRUDER${orgId}`, name: "Intruder", model: "H6K", orgId } }) },
+  },
+  "device.edit": { refs: { device: (id) => ({ body: { id, name: "Taken", model: "H6K" } }) } },
+  "device.del": { refs: { device: (id) => ({ body: { id } }) } },
+  "device.import": {
+    refs: { organisation: (orgId) => ({ body: { content: `sn,name,model\r\nINTRUDE${orgId},Intruder,H6K\r\n`, orgId } }) },
+  },
+  "device.bindInstaller": {
+    refs: {
+      device: (id) => ({ body: { id, installerOrgId: 1 } }),
+      organisation: (installerOrgId) => ({ body: { id: 1, installerOrgId } }),
+    },
+  },
+  "device.unbindInstaller": { refs: { device: (id) => ({ body: { id } }) } },
+  "device.bindUser": {
+    refs: { device: (id) => ({ body: { id, userId: 1 } }), user: (userId) => ({ body: { id: 1, userId } }) },
+  },
+  "device.unbindUser": { refs: { device: (id) => ({ body: { id } }) } },
+  "device.rename": { refs: { device: (id) => ({ body: { id, as: "user", name: "Taken" } }) } },
+  "statistics.revenue": {
+    refs: { device: (deviceId) => ({ query: { deviceId, type: "1", startDate: "2026-03-01", endDate: "2026-03-31" } }) },
+  },
+  "statistics.export": {
+    refs: { device: (deviceId) => ({ query: { deviceId, type: "1", startDate: "2026-03-01", endDate: "2026-03-31" } }) },
+  },
+  "board.total": { refs: { organisation: (orgId) => ({ query: { orgId } }) } },
+  // OTA: a firmware version the test makes (OTA_SAMPLE.versionId), to devices and campaigns out of scope.
+  "ota.send": { refs: { device: (deviceId) => ({ body: { deviceId, id: OTA_SAMPLE.versionId } }) } },
+  "ota.records": { refs: { device: (deviceId) => ({ query: { deviceId } }) } },
+  "ota.issue": {
+    refs: {
+      device: (deviceId) => ({
+        body: { name: "Intrusion", versionId: OTA_SAMPLE.versionId, times: ["2030-01-01T00:00:00Z"], deviceIds: [deviceId] },
+      }),
+    },
+  },
+  "ota.info": { byId: { list: "ota.page" }, refs: { campaign: (id) => ({ query: { id } }) } },
+  "ota.devices": { refs: { campaign: (id) => ({ query: { id } }) } },
+  "ota.pause": { refs: { campaign: (id) => ({ body: { id } }) } },
+  "ota.resume": { refs: { campaign: (id) => ({ body: { id } }) } },
+  "ota.cancel": { refs: { campaign: (id) => ({ body: { id } }) } },
   "realtime.sendReminder": { refs: { user: (userId) => ({ body: { userId, title: "Reminder", content: "Out of scope" } }) } },
 };

@@ -4,7 +4,7 @@ import { bearer } from "../helpers/accounts.ts";
 import { buildWorld, type World, type WorldUser } from "../helpers/channel-world.ts";
 import { visibleTo } from "../helpers/scope-oracle.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
-import { SAMPLES, type Sample, type SampleIds } from "./authorisation.samples.ts";
+import { OTA_SAMPLE, SAMPLES, type Sample, type SampleIds } from "./authorisation.samples.ts";
 
 /**
  * Signs in as every account of the channel world and walks EVERY route of the API registry that
@@ -31,6 +31,9 @@ beforeAll(async () => {
     });
   }
   for (const who of world.users.keys()) await world.token(who); // every account signs in: log lines for all
+  // A firmware version and one OTA campaign launched in each organisation (and one by the back office).
+  const campaignOrgs = await makeCampaigns();
+  const campaignRows = (await t.db.query<{ id: number; org_id: number | null }>("SELECT id, org_id FROM ota_campaign")).rows;
   const ids = async (table: string) =>
     new Set((await t.db.query<{ id: number }>(`SELECT id FROM ${table}`)).rows.map((r) => r.id));
   records.set("organisation", new Set([...world.orgs.values()].filter((o) => o.kind !== "manufacturer").map((o) => o.id)));
@@ -38,6 +41,7 @@ beforeAll(async () => {
   records.set("device", new Set([...world.devices.values()].map((d) => d.id)));
   records.set("log", await ids("sys_log"));
   records.set("cancellation", await ids("account_cancellation"));
+  records.set("campaign", await ids("ota_campaign"));
   const logOperators = (await t.db.query<{ id: number; operator_id: number | null }>("SELECT id, operator_id FROM sys_log")).rows;
   const cancellations = (await t.db.query<{ id: number; user_id: number }>("SELECT id, user_id FROM account_cancellation")).rows;
   for (const user of world.users.values()) {
@@ -49,10 +53,44 @@ beforeAll(async () => {
       device: v.devices,
       log: new Set(logOperators.filter((l) => all || (l.operator_id !== null && v.users.has(l.operator_id))).map((l) => l.id)),
       cancellation: new Set(cancellations.filter((c) => all || v.users.has(c.user_id)).map((c) => c.id)),
+      // Channel staff see the campaigns launched in their organisation's subtree; end users none.
+      campaign: new Set(
+        campaignRows
+          .filter((c) => all || (user.type === 1 && c.org_id !== null && campaignOrgs.below(user, c.org_id)))
+          .map((c) => c.id),
+      ),
     });
   }
 }, 120_000);
 afterAll(() => t.close());
+
+async function makeCampaigns() {
+  const file = await t.db.query<{ id: number }>(
+    `INSERT INTO stored_file (tenant_id, name, size, sha256, crc32) VALUES (1, 'fw.bin', 10, repeat('a', 64), '00000000') RETURNING id`,
+  );
+  const version = await t.db.query<{ id: number }>(
+    `INSERT INTO firmware_version (tenant_id, type, version_code, version_name, file_id, state)
+     VALUES (1, 3, '9.99', 'Walk', $1, 1) RETURNING id`,
+    [file.rows[0]?.id],
+  );
+  OTA_SAMPLE.versionId = version.rows[0]?.id as number;
+  const channel = [...world.orgs.values()].filter((o) => o.kind !== "manufacturer");
+  for (const org of [null, ...channel]) {
+    await t.db.query(
+      `INSERT INTO ota_campaign (tenant_id, org_id, version_id, name, times, batch_size, batch_interval_s, state)
+       VALUES (1, $1, $2, $3, ARRAY['2030-01-01T00:00:00Z'::timestamptz], 10, 60, 'paused')`,
+      [org?.id ?? null, OTA_SAMPLE.versionId, `Campaign of ${org?.key ?? "back office"}`],
+    );
+  }
+  const byId = new Map(channel.map((o) => [o.id, o.key]));
+  return {
+    /** Whether organisation `orgId` lies in the subtree of the caller's organisation. */
+    below(user: WorldUser, orgId: number) {
+      for (let key = byId.get(orgId) ?? null; key; key = world.orgs.get(key)?.parent ?? null) if (key === user.org) return true;
+      return false;
+    },
+  };
+}
 
 const routes = Object.entries(API).flatMap(([group, list]) =>
   Object.entries(list as Record<string, RouteContract>).map(([name, contract]) => ({ id: `${group}.${name}`, contract })),
@@ -76,7 +114,16 @@ async function call(contract: RouteContract, who: WorldUser, input: SampleIds) {
 
 /** The rows the test must not be able to change: a digest of every scoped table. */
 async function snapshot() {
-  const tables = ["organisation", "sys_user", "sys_user_role", "device", "account_cancellation", "sys_role_permission"];
+  const tables = [
+    "organisation",
+    "sys_user",
+    "sys_user_role",
+    "device",
+    "account_cancellation",
+    "sys_role_permission",
+    "ota_campaign",
+    "device_upgrade",
+  ];
   const parts = await Promise.all(
     tables.map(
       async (table) => (await t.db.query(`SELECT md5(string_agg(x::text, ',' ORDER BY x::text)) AS h FROM ${table} x`)).rows[0],

@@ -117,6 +117,21 @@ describe("the channel hierarchy", () => {
     ]);
   });
 
+  it("names the enterprise account's field when its user name is taken, and makes nothing", async () => {
+    const before = (await get("/admin/lsyinstaller/page?size=100", "admin")).json().data.total;
+    const taken = await post("/admin/lsyinstaller/save", "admin", {
+      kind: "installer",
+      name: "Taken account",
+      authorisationCode: "auth-taken",
+      contact: "x",
+      email: "x@example.com",
+      account: { username: "admin", password: "Fresh2025x" },
+    });
+    expect(taken.statusCode).toBe(400);
+    expect(taken.json().data.fields).toEqual([{ field: "account.username", message: "Account is already in use" }]);
+    expect((await get("/admin/lsyinstaller/page?size=100", "admin")).json().data.total).toBe(before);
+  });
+
   it("refuses to delete an organisation with anything below it", async () => {
     const refused = await post("/admin/lsyinstaller/del", "admin", { id: org("D1a") });
     expect(refused.statusCode).toBe(400);

@@ -51,6 +51,21 @@ describe("the caller's menu", () => {
       "/channel",
       "/channel/enduser",
       "/channel/installer",
+      // Installer users: the accounts list for channel staff, under sys.user.view.
+      "/channel/staff",
+      "/device",
+      "/device/list",
+      // Faults and alarms: alarms and notification preferences (alarm.view), the catalogue and alarm control (fault.view).
+      "/fault",
+      "/fault/control",
+      "/fault/current",
+      "/fault/history",
+      "/fault/info",
+      "/fault/notice",
+      // Versions (firmware.view) and campaigns (ota.view).
+      "/ota",
+      "/ota/campaign",
+      "/ota/version",
       "/wel",
     ]);
     expect(flatten(menus).some((m) => m.menuType === "button")).toBe(false);

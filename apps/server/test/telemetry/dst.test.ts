@@ -20,7 +20,9 @@ function startOfLocalDay(day: string): number {
 /** The last spring-forward (23 h) and fall-back (25 h) days of the past year in ZONE. */
 function recentDstDays(): { day: string; hours: number }[] {
   const found = new Map<number, string>();
-  for (let t = Date.now() - 366 * 24 * HOUR; t < Date.now() - 3 * 24 * HOUR; t += 24 * HOUR) {
+  // Step from UTC noon: a step of 24 h from a late-evening instant would jump over a 23-hour day.
+  const noon = Math.floor(Date.now() / (24 * HOUR)) * 24 * HOUR + 12 * HOUR;
+  for (let t = noon - 366 * 24 * HOUR; t < noon - 3 * 24 * HOUR; t += 24 * HOUR) {
     const day = localDay(t, ZONE);
     const next = localDay(startOfLocalDay(day) + 26 * HOUR, ZONE);
     const hours = Math.round((startOfLocalDay(next) - startOfLocalDay(day)) / HOUR);

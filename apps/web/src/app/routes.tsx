@@ -7,7 +7,11 @@ import type { RouteHandle } from "./layout/console-layout.tsx";
 
 const LoginPage = lazy(() => import("../features/auth/pages/login.page.tsx"));
 const HomePage = lazy(() => import("../features/home/pages/home.page.tsx"));
+const DeviceDetailsPage = lazy(() => import("../features/devices/pages/device-details.page.tsx"));
 const DeviceLivePage = lazy(() => import("../features/device-live/pages/device-live.page.tsx"));
+const DeviceSettingsPage = lazy(() => import("../features/device-settings/pages/device-settings.page.tsx"));
+const ModesPage = lazy(() => import("../features/device-settings/pages/modes.page.tsx"));
+const DisplayConfigPage = lazy(() => import("../features/device-settings/pages/display-config.page.tsx"));
 const ConsoleLayout = lazy(() => import("./layout/console-layout.tsx").then((m) => ({ default: m.ConsoleLayout })));
 const LockPage = lazy(() => import("./pages/lock.page.tsx"));
 const LockClock = lazy(() => import("./pages/lock.page.tsx").then((m) => ({ default: m.LockClock })));
@@ -53,6 +57,22 @@ export const routes: RouteObject[] = [
             path: "/device/live/:deviceId",
             element: <DeviceLivePage />,
             handle: handle({ title: "deviceLive:title" }),
+          },
+          {
+            path: "/device/settings/:deviceId",
+            element: <DeviceSettingsPage />,
+            handle: handle({ title: "shell:routes.deviceSettings" }),
+          },
+          { path: "/device/modes", element: <ModesPage />, handle: handle({ title: "shell:routes.modes" }) },
+          {
+            path: "/device/settings-display",
+            element: <DisplayConfigPage />,
+            handle: handle({ title: "shell:routes.displayConfig" }),
+          },
+          {
+            path: "/device/details/:deviceId",
+            element: <DeviceDetailsPage />,
+            handle: handle({ title: "devices:detailsTitle" }),
           },
           // Routes added at run time from the server menu; unknown paths go to /404.
           { path: "*", element: <MenuPage /> },

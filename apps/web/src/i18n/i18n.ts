@@ -47,7 +47,8 @@ export async function initI18n(): Promise<typeof i18next> {
       ns: CORE_NAMESPACES,
       defaultNS: "common",
       interpolation: { escapeValue: false },
-      react: { useSuspense: true },
+      // "loaded": a namespace that arrives after first render (a tab title of a page not yet opened) re-renders its users.
+      react: { useSuspense: true, bindI18n: "languageChanged loaded" },
     });
   document.documentElement.lang = i18next.language;
   return i18next;

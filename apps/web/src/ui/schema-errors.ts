@@ -4,9 +4,15 @@ import type { z } from "zod";
 
 /**
  * Checks form values with a shared zod schema and answers antd field errors, worded like the
- * server's refusals (the same i18n keys, the field named by its label).
+ * server's refusals (the same i18n keys, the field named by its label). `labelOf` may name a
+ * field as its form does (an organisation's `account.username` reads "Enterprise account").
  */
-export function schemaErrors(schema: z.ZodType, values: unknown, t: TFunction): { name: string[]; errors: string[] }[] {
+export function schemaErrors(
+  schema: z.ZodType,
+  values: unknown,
+  t: TFunction,
+  labelOf: (field: string) => string | undefined = () => undefined,
+): { name: string[]; errors: string[] }[] {
   const result = schema.safeParse(values, { reportInput: true });
   if (result.success) return [];
   const byField = new Map<string, string>();
@@ -14,7 +20,8 @@ export function schemaErrors(schema: z.ZodType, values: unknown, t: TFunction): 
     const problem = describeIssue(issue);
     if (byField.has(problem.field)) continue;
     const leaf = problem.field.split(".").at(-1) ?? problem.field;
-    byField.set(problem.field, t(problem.key, { ...problem.values, field: t(`fields:${leaf}`, { defaultValue: leaf }) }));
+    const label = labelOf(problem.field) ?? t(`fields:${leaf}`, { defaultValue: leaf });
+    byField.set(problem.field, t(problem.key, { ...problem.values, field: label }));
   }
   return [...byField].map(([field, message]) => ({ name: field.split("."), errors: [message] }));
 }

@@ -251,3 +251,35 @@ export function productOfFrame(frame: DecodedFrame): Product {
 }
 
 export { wireSpan };
+
+const wordSpans = new Map<string, { family: RegisterFamily; address: number; entry: PlanEntry } | null>();
+
+/**
+ * Raw 16-bit values of the given single-word registers (alarm and status words) that a frame
+ * carries, read straight from its blocks; registers the frame lacks are left out. Alarm words are
+ * bit sets, so they are read as sent, whatever the catalogue's range says.
+ */
+export function rawWords(frame: DecodedFrame, ids: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const id of ids) {
+    let span = wordSpans.get(id);
+    if (span === undefined) {
+      try {
+        const { register, span: s } = entriesOfFamilyById(id);
+        const entry = planOf(s.family, s.start, s.words).entries.find((e) => e.register === register);
+        span = entry ? { family: s.family, address: s.start, entry } : null;
+      } catch {
+        span = null;
+      }
+      wordSpans.set(id, span);
+    }
+    if (!span) continue;
+    for (const b of frame.blocks) {
+      if (b.family === span.family && span.address >= b.start && span.address < b.start + b.count) {
+        out.set(id, frame.view.getUint16(b.offset + (span.address - b.start) * 2));
+        break;
+      }
+    }
+  }
+  return out;
+}

@@ -7,4 +7,5 @@ export * from "./sp-key-map.generated.ts";
 export * from "./topics.ts";
 export * from "./wire-map.ts";
 export * from "./words.ts";
+export * from "./writes-destination.ts";
 export * from "./zero-runs.ts";

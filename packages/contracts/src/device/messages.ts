@@ -49,6 +49,11 @@ export const otaRequest = z.object({
   url: z.string().url(),
   size: z.number().int().positive(),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** CRC-32 of the package (8 hex digits), which the device reports back once it has it all. */
+  crc32: z
+    .string()
+    .regex(/^[0-9a-f]{8}$/)
+    .optional(),
   bmsId: z.number().int().min(0).max(9).optional(),
   bcuId: z.number().int().min(101).max(103).optional(),
 });
@@ -73,7 +78,11 @@ export const deviceAck = z.object({
 });
 export type DeviceAck = z.infer<typeof deviceAck>;
 
-export const OTA_STAGES = ["downloading", "flashing", "verifying", "succeeded", "failed"] as const;
+/**
+ * `accepted`: the device took the order (update status 1 confirmed); `downloading`, `flashing`,
+ * `verifying`: under way (2 upgrading); then `succeeded` (4) or `failed` (3, with `resultCode`).
+ */
+export const OTA_STAGES = ["accepted", "downloading", "flashing", "verifying", "succeeded", "failed"] as const;
 
 /** Device → console `ota`: progress of the upgrade started by request `id`. */
 export const otaProgress = z.object({
@@ -85,6 +94,8 @@ export const otaProgress = z.object({
   crcReceived: z.string().max(16).optional(),
   /** USB/upgrade result code of `TP_0X04_8Filter` when the upgrade failed. */
   resultCode: z.number().int().optional(),
+  /** The version the device runs after a success. */
+  version: z.string().max(32).optional(),
 });
 export type OtaProgress = z.infer<typeof otaProgress>;
 

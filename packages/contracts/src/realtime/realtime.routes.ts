@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
+import { alarmNotice } from "../routes/fault.routes.ts";
 
 export * from "./destinations.ts";
 
@@ -11,6 +12,8 @@ export const reminderMessage = z.object({
   sentAt: z.string(),
   /** Who sent it: a user name, or null for the system. */
   from: z.string().nullable(),
+  /** Set on alarm and on/off-line reminders (the alarm feature), so the console labels them itself. */
+  notice: alarmNotice.optional(),
 });
 export type ReminderMessage = z.infer<typeof reminderMessage>;
 

@@ -1,5 +1,9 @@
+import { DEVICE_PERMISSIONS } from "./device.permissions.ts";
+import { FAULT_PERMISSIONS } from "./faults.permissions.ts";
 import { IDENTITY_PERMISSIONS } from "./identity.permissions.ts";
+import { OTA_PERMISSIONS } from "./ota.permissions.ts";
 import { REALTIME_PERMISSIONS } from "./realtime.permissions.ts";
+import { SETTINGS_PERMISSIONS } from "./settings.permissions.ts";
 import { SYSTEM_PERMISSIONS } from "./system.permissions.ts";
 import { TELEMETRY_PERMISSIONS } from "./telemetry.permissions.ts";
 
@@ -13,6 +17,10 @@ export const PERMISSIONS = {
   ...REALTIME_PERMISSIONS,
   ...IDENTITY_PERMISSIONS,
   ...TELEMETRY_PERMISSIONS,
+  ...SETTINGS_PERMISSIONS,
+  ...FAULT_PERMISSIONS,
+  ...DEVICE_PERMISSIONS,
+  ...OTA_PERMISSIONS,
 } as const;
 
 export type PermissionId = keyof typeof PERMISSIONS;

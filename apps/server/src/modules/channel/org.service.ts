@@ -44,17 +44,21 @@ export function createOrgService(db: Db) {
               RETURNING id`,
         );
         const orgId = created?.id as number;
-        const accountId = await insertAccount(tx, {
-          tenantId: caller.tenantId,
-          username: input.account.username,
-          passwordHash,
-          name: input.contact,
-          userType: 1,
-          orgId,
-          phone: input.phone,
-          email: input.email,
-          mustChangePassword: true,
-        });
+        const accountId = await insertAccount(
+          tx,
+          {
+            tenantId: caller.tenantId,
+            username: input.account.username,
+            passwordHash,
+            name: input.contact,
+            userType: 1,
+            orgId,
+            phone: input.phone,
+            email: input.email,
+            mustChangePassword: true,
+          },
+          "account.username",
+        );
         await setRoles(tx, caller.tenantId, accountId, { codes: [ORG_ACCOUNT_ROLE[input.kind]] });
         await tx.query("UPDATE organisation SET path = $2 || id || '/', account_user_id = $3 WHERE id = $1", [
           orgId,

@@ -28,7 +28,9 @@ export function maskSecrets(value: unknown, extra: ReadonlySet<string> = new Set
 
 function paramsOf(request: FastifyRequest, contract: RouteContract): unknown {
   const extra = new Set(contract.secrets ?? []);
-  const params = maskSecrets({ query: request.query, params: request.params, body: request.body ?? null }, extra);
+  // An uploaded file is logged by its size, not its bytes.
+  const body = Buffer.isBuffer(request.body) ? { bytes: request.body.length } : (request.body ?? null);
+  const params = maskSecrets({ query: request.query, params: request.params, body }, extra);
   const text = JSON.stringify(params);
   return text.length > MAX_PARAMS_CHARS ? { truncated: text.slice(0, MAX_PARAMS_CHARS) } : params;
 }

@@ -21,8 +21,11 @@ export interface RealtimeHub extends RealtimePublisher {
   authorise(pattern: string, authoriser: SubscriptionAuthoriser): void;
   /** Finds the authoriser for a destination and asks it; unknown destinations are refused. */
   maySubscribe(caller: AuthContext, destination: string): Promise<boolean>;
-  subscribe(destination: string, deliver: Deliver): () => void;
+  /** `caller`: who subscribed, so modules can address what they push to each subscriber's scope. */
+  subscribe(destination: string, deliver: Deliver, caller?: AuthContext): () => void;
   subscriberCount(destination?: string): number;
+  /** The destinations matching a pattern that have subscribers, with their callers (one per subscription). */
+  subscribed(pattern: string): { destination: string; params: Record<string, string>; callers: AuthContext[] }[];
 }
 
 function compile(pattern: string) {
@@ -51,6 +54,7 @@ function compile(pattern: string) {
 export function createRealtimeHub(): RealtimeHub {
   const authorisers: { match: ReturnType<typeof compile>; authoriser: SubscriptionAuthoriser }[] = [];
   const subscribers = new Map<string, Set<Deliver>>();
+  const callers = new Map<Deliver, AuthContext>();
   return {
     authorise(pattern, authoriser) {
       authorisers.push({ match: compile(pattern), authoriser });
@@ -62,12 +66,14 @@ export function createRealtimeHub(): RealtimeHub {
       }
       return false;
     },
-    subscribe(destination, deliver) {
+    subscribe(destination, deliver, caller) {
       const set = subscribers.get(destination) ?? new Set<Deliver>();
       subscribers.set(destination, set);
       set.add(deliver);
+      if (caller) callers.set(deliver, caller);
       return () => {
         set.delete(deliver);
+        callers.delete(deliver);
         if (set.size === 0) subscribers.delete(destination);
       };
     },
@@ -77,6 +83,20 @@ export function createRealtimeHub(): RealtimeHub {
       const body = JSON.stringify(payload);
       for (const deliver of set) deliver(destination, body);
       return set.size;
+    },
+    subscribed(pattern) {
+      const match = compile(pattern);
+      const out: { destination: string; params: Record<string, string>; callers: AuthContext[] }[] = [];
+      for (const [destination, set] of subscribers) {
+        const params = match(destination);
+        if (!params) continue;
+        const known = [...set].flatMap((d) => {
+          const c = callers.get(d);
+          return c ? [c] : [];
+        });
+        out.push({ destination, params, callers: known });
+      }
+      return out;
     },
     subscriberCount(destination) {
       if (destination !== undefined) return subscribers.get(destination)?.size ?? 0;

@@ -120,12 +120,15 @@ export function handleStompConnection(socket: WebSocket, request: FastifyRequest
     if (closed) return;
     subscriptions.set(
       id,
-      options.hub.subscribe(destination, (dest, body) =>
-        send({
-          command: "MESSAGE",
-          headers: { destination: dest, subscription: id, "message-id": randomUUID(), "content-type": "application/json" },
-          body,
-        }),
+      options.hub.subscribe(
+        destination,
+        (dest, body) =>
+          send({
+            command: "MESSAGE",
+            headers: { destination: dest, subscription: id, "message-id": randomUUID(), "content-type": "application/json" },
+            body,
+          }),
+        caller,
       ),
     );
     if (receipt) send({ command: "RECEIPT", headers: { "receipt-id": receipt }, body: "" });

@@ -30,6 +30,11 @@ export interface DataScope {
   logs(alias: string): Sql;
   /** Account deletion requests of users the caller may see. */
   cancellations(alias: string): Sql;
+  /**
+   * OTA campaigns: back office the tenant's; channel staff those launched in their organisation's
+   * subtree (their devices are in it); end users none.
+   */
+  campaigns(alias: string): Sql;
 }
 
 const col = (alias: string, column: string) => sql.raw(`${/^[a-z_][a-z0-9_]*$/.test(alias) ? alias : "invalid alias"}.${column}`);
@@ -95,5 +100,10 @@ export function dataScope(caller: AuthContext): DataScope {
       kind === "tenant" ? inTenant(alias) : sql`${inTenant(alias)} AND ${col(alias, "operator_id")} IN (${visibleUserIds})`,
     cancellations: (alias) =>
       kind === "tenant" ? inTenant(alias) : sql`${inTenant(alias)} AND ${col(alias, "user_id")} IN (${visibleUserIds})`,
+    campaigns: (alias) => {
+      if (kind === "tenant") return inTenant(alias);
+      if (kind === "org") return sql`${inTenant(alias)} AND ${col(alias, "org_id")} IN (${orgIds(true)})`;
+      return sql.raw("FALSE");
+    },
   };
 }

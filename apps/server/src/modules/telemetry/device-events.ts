@@ -1,11 +1,16 @@
-import { alarmEvent, deviceStatusPayload, otaProgress } from "@ess/contracts";
+import { type AlarmEvent, alarmEvent, deviceStatusPayload, type OtaProgress, otaProgress } from "@ess/contracts";
 import type { Db } from "../../db/db.ts";
 import type { DeviceRouter } from "../../mqtt/device-router.ts";
-import type { DeviceDirectory } from "./device-directory.ts";
+import type { DeviceDirectory, DeviceRef } from "./device-directory.ts";
 import { createThrottledLog, type Log } from "./log.ts";
 import type { Presence } from "./presence.ts";
 
-const UPGRADING_STAGES = new Set(["downloading", "flashing", "verifying"]);
+const UPGRADING_STAGES = new Set(["accepted", "downloading", "flashing", "verifying"]);
+
+/** Where upgrade reports go besides presence: the OTA module sets `progress` when it starts. */
+export interface UpgradeReports {
+  progress: ((deviceId: number, progress: OtaProgress) => Promise<void>) | null;
+}
 
 /**
  * Device messages other than telemetry and replies: online/offline status (the last will),
@@ -19,6 +24,9 @@ export function registerDeviceEvents(deps: {
   directory: DeviceDirectory;
   presence: Presence;
   log: Log;
+  /** Called with each alarm event once stored (the alarm feature opens and closes alarms from it). */
+  onAlarm?: (device: DeviceRef, event: AlarmEvent) => void;
+  upgrades?: UpgradeReports;
 }) {
   const throttled = createThrottledLog(deps.log, 60_000);
   const deviceOf = async (sn: string) => (await deps.directory.resolve([sn])).get(sn);
@@ -60,6 +68,7 @@ export function registerDeviceEvents(deps: {
          VALUES ($1, to_timestamp($2 / 1000.0), $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
         [device.id, e.ts, e.key, e.bit, e.state, e.code ?? null, e.level ?? null],
       );
+      deps.onAlarm?.(device, e);
     })(),
   );
 
@@ -74,6 +83,7 @@ export function registerDeviceEvents(deps: {
         return;
       }
       const upgrading = UPGRADING_STAGES.has(progress.data.stage);
+      await deps.upgrades?.progress?.(device.id, progress.data);
       await deps.presence.setStatus([device.id], upgrading ? 2 : 1, "upgrade");
     })(),
   );

@@ -6,7 +6,9 @@ import {
   keyQuantities,
   packZeroRuns,
   productOfFrame,
+  rawWords,
 } from "@ess/contracts";
+import { ALARM_WORD_REGISTERS } from "@ess/domain";
 import type { Db } from "../../db/db.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import type { DeviceDirectory, DeviceRef } from "./device-directory.ts";
@@ -90,6 +92,7 @@ export function createTelemetryIngest(deps: {
           refuse(p, "bad_time", { ts });
           continue;
         }
+        const product = productOfFrame(frame);
         const check = checkFrame(frame);
         if (check.invalid.length > 0) {
           deps.metrics.ingestInvalidValues.inc(check.invalid.length);
@@ -108,7 +111,8 @@ export function createTelemetryIngest(deps: {
           ts,
           seq: frame.header.seq,
           receivedAt: p.receivedAt,
-          kq: keyQuantities(frame, productOfFrame(frame)),
+          kq: keyQuantities(frame, product),
+          words: rawWords(frame, ALARM_WORD_REGISTERS[product]),
           blocks: packZeroRuns(p.payload.subarray(FRAME_HEADER_BYTES)),
           invalid: check.invalid.length > 0 ? check.invalid : null,
         });

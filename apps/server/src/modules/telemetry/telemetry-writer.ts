@@ -15,6 +15,8 @@ export interface StoredFrame {
   blocks: Buffer;
   /** Registers whose values failed validation. */
   invalid: string[] | null;
+  /** The alarm and status words of the frame (domain ALARM_WORD_REGISTERS), for alarm detection. */
+  words?: ReadonlyMap<string, number>;
 }
 
 const KQ_COLUMNS = KEY_QUANTITIES.map((k) => k.column);

@@ -4,20 +4,22 @@ import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/db.ts";
 import { AppError, business, ValidationError } from "../../http/errors.ts";
 import { bindRoute } from "../../http/route.ts";
+import { rightsOfCaller } from "../settings/visibility.ts";
+import { rememberSettings } from "../settings/write-records.repository.ts";
+import { checkDateRange } from "./date-range.ts";
 import { type DeviceRequests, DeviceTimeoutError } from "./device-requests.ts";
 import { findDeviceInScope } from "./device-scope.ts";
 import { dayCurve, energyRecords, latestOf, onlineLogPage, quantitiesOf } from "./telemetry.repository.ts";
 
-const DAY_MS = 86_400_000;
-// Widest ranges per query type (days, months, years), so one call cannot scan a decade of days.
-const MAX_SPAN_DAYS = { "0": 62, "1": 731, "2": 3660 } as const;
-
 const productOfPage = new Map(CATALOGUE_PAGES.map((p) => [p.page, p.product === "three" ? 2 : 1]));
 
-/** Only the registers the caller's audience may view (catalogue defaults per audience). */
-function visibleValues<T>(values: Record<string, T>, userType: number): Record<string, T> {
-  const audience = audienceOfUserType(userType);
-  return Object.fromEntries(Object.entries(values).filter(([id]) => getRegister(id)?.view[audience] ?? false));
+/**
+ * Only the registers the caller's audience may view: the display configuration's overrides
+ * (`modules/settings/visibility.ts`), else the catalogue's defaults.
+ */
+async function visibleValues<T>(db: Db, values: Record<string, T>, caller: { tenantId: number; userType: number }) {
+  const rightsOf = await rightsOfCaller(db, caller);
+  return Object.fromEntries(Object.entries(values).filter(([id]) => rightsOf(id).view)) as Record<string, T>;
 }
 
 /** Key quantities whose registers the caller's audience may view. */
@@ -49,13 +51,14 @@ export function registerTelemetryRoutes(app: FastifyInstance, deps: { db: Db; re
     if (device.onlineStatus === 0) throw business("telemetry:deviceOffline");
     try {
       const answer = await deps.requests.readPage(device.sn, page);
-      return {
-        deviceId: device.id,
-        sn: device.sn,
-        ...answer,
-        values: visibleValues(answer.values, auth.userType),
-        invalid: answer.invalid.filter((id) => getRegister(id)?.view[audienceOfUserType(auth.userType)]),
-      };
+      // The settings it reports become the old values of later changes (device_setting_value).
+      await rememberSettings(
+        db,
+        device.id,
+        Object.fromEntries(Object.entries(answer.values).filter(([id]) => getRegister(id)?.access === "readWrite")),
+      );
+      const values = await visibleValues(db, answer.values, auth);
+      return { deviceId: device.id, sn: device.sn, ...answer, values, invalid: answer.invalid.filter((id) => id in values) };
     } catch (error) {
       if (error instanceof DeviceTimeoutError) throw new AppError("unavailable", "telemetry:deviceTimeout");
       throw error;
@@ -80,9 +83,10 @@ export function registerTelemetryRoutes(app: FastifyInstance, deps: { db: Db; re
             quantities: visibleQuantities(quantitiesOf(row), auth.userType, device.phaseType),
             ...(input.query.values === "1"
               ? {
-                  values: visibleValues(
+                  values: await visibleValues(
+                    db,
                     decodeValues(frameFromStored(row.ts.getTime(), row.seq, row.words)).values,
-                    auth.userType,
+                    auth,
                   ),
                 }
               : {}),
@@ -100,15 +104,7 @@ export function registerTelemetryRoutes(app: FastifyInstance, deps: { db: Db; re
 
   bindRoute(app, API.deviceTelemetry.energy, async ({ input, auth }) => {
     const { deviceId, type, startDate, endDate } = input.query;
-    const span = (Date.parse(endDate) - Date.parse(startDate)) / DAY_MS;
-    if (!(span >= 0)) {
-      throw new ValidationError([{ field: "endDate", key: "telemetry:endBeforeStart", values: { field: "endDate" } }]);
-    }
-    if (span > MAX_SPAN_DAYS[type]) {
-      throw new ValidationError([
-        { field: "endDate", key: "telemetry:rangeTooLong", values: { field: "endDate", days: MAX_SPAN_DAYS[type] } },
-      ]);
-    }
+    checkDateRange(type, startDate, endDate);
     const device = await findDeviceInScope(db, auth, deviceId);
     return { timeZone: device.timeZone ?? "UTC", records: await energyRecords(db, device.id, type, startDate, endDate) };
   });

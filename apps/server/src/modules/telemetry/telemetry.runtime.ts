@@ -3,7 +3,7 @@ import type { MqttBus } from "../../mqtt/bus.ts";
 import type { DeviceRouter } from "../../mqtt/device-router.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import { createDeviceDirectory } from "./device-directory.ts";
-import { registerDeviceEvents } from "./device-events.ts";
+import { registerDeviceEvents, type UpgradeReports } from "./device-events.ts";
 import { createDeviceRequests } from "./device-requests.ts";
 import { createTelemetryIngest } from "./ingest.ts";
 import { createLiveEvents } from "./live-events.ts";
@@ -52,7 +52,16 @@ export async function startTelemetry(
     },
   });
   deps.router.on("telemetry", (sn, payload) => ingest.submit(sn, payload));
-  registerDeviceEvents({ db: deps.db, router: deps.router, directory, presence, log: deps.log });
+  const upgrades: UpgradeReports = { progress: null };
+  registerDeviceEvents({
+    db: deps.db,
+    router: deps.router,
+    directory,
+    presence,
+    log: deps.log,
+    upgrades,
+    onAlarm: (device, event) => events.emit("alarm", device, event),
+  });
   const requests = createDeviceRequests({
     bus: deps.bus,
     router: deps.router,
@@ -71,7 +80,7 @@ export async function startTelemetry(
   );
 
   return {
-    services: { directory, ingest, presence, requests, events, partitions },
+    services: { directory, ingest, presence, requests, events, partitions, upgrades },
     async stop() {
       clearInterval(maintenance);
       requests.stop();

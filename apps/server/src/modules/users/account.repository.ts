@@ -18,7 +18,7 @@ export interface NewAccount {
   mustChangePassword: boolean;
 }
 
-const taken = () => new ValidationError([{ field: "username", key: "validation:taken", values: {} }]);
+const taken = (field: string) => new ValidationError([{ field, key: "validation:taken", values: {} }]);
 
 export async function usernameTaken(db: Queryable, tenantId: number, username: string, exceptId = 0) {
   const { rows } = await db.query(
@@ -28,9 +28,12 @@ export async function usernameTaken(db: Queryable, tenantId: number, username: s
   return rows.length > 0;
 }
 
-/** Inserts an account (any type); a taken user name is a refusal of the `username` field. */
-export async function insertAccount(db: Queryable, a: NewAccount): Promise<number> {
-  if (await usernameTaken(db, a.tenantId, a.username)) throw taken();
+/**
+ * Inserts an account (any type); a taken user name is a refusal of the `username` field, or of
+ * `field` when the name travels elsewhere in the request (an organisation's `account.username`).
+ */
+export async function insertAccount(db: Queryable, a: NewAccount, field = "username"): Promise<number> {
+  if (await usernameTaken(db, a.tenantId, a.username)) throw taken(field);
   try {
     const { rows } = await db.query<{ id: number }>(
       `INSERT INTO sys_user (tenant_id, username, password_hash, name, user_type, org_id, parent_user_id, phone, email,
@@ -54,7 +57,7 @@ export async function insertAccount(db: Queryable, a: NewAccount): Promise<numbe
     );
     return rows[0]?.id as number;
   } catch (error) {
-    if (isUniqueViolation(error)) throw taken();
+    if (isUniqueViolation(error)) throw taken(field);
     throw error;
   }
 }

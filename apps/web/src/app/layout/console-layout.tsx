@@ -113,7 +113,7 @@ function ConsoleFrame() {
           />
         )}
         {(!compact || overlayOpen) && (
-          <div className={compact ? "ess-sider-overlay" : undefined}>
+          <div className={compact ? "ess-sider-overlay" : "ess-sider-dock"}>
             <Sidebar collapsed={collapsed} width={siderWidth} onNavigate={() => setOverlayOpen(false)} />
           </div>
         )}

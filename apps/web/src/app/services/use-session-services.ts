@@ -1,9 +1,13 @@
+import type { ReminderMessage } from "@ess/contracts";
+import { useQueryClient } from "@tanstack/react-query";
 import { App } from "antd";
+import i18next from "i18next";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { API } from "../../api/api.ts";
 import { ApiError, call } from "../../api/client.ts";
+import { reminderText } from "../../features/faults/alarm-notice.ts";
 import { sessionStore } from "../session.ts";
 import { connectReminders } from "./reminders.ts";
 import { endSession } from "./session-end.ts";
@@ -18,6 +22,7 @@ export function useSessionServices() {
   const { t } = useTranslation("shell");
   const navigate = useNavigate();
   const userId = sessionStore.get()?.userInfo?.user.id;
+  const queryClient = useQueryClient();
 
   useEffect(() => {
     const stop = startTokenRefresh((error) => {
@@ -36,15 +41,26 @@ export function useSessionServices() {
     if (userId === undefined) return;
     let stop: (() => void) | null = null;
     let cancelled = false;
-    void connectReminders((reminder) =>
+    const show = (reminder: ReminderMessage) => {
+      const text = reminderText(reminder, i18next.t, i18next.language);
       notification.warning({
-        title: reminder.title || t("reminder.title"),
-        description: reminder.content,
+        title: text.title || t("reminder.title"),
+        description: text.content,
         placement: "topRight",
         duration: 0,
-        props: { "data-testid": "reminder-notice" } as object,
-      }),
-    ).then((s) => {
+        props: {
+          "data-testid": reminder.notice ? `reminder-notice reminder-${reminder.notice.kind}` : "reminder-notice",
+        } as object,
+      });
+      // Lists of alarms on screen show the new one without a reload.
+      if (reminder.notice?.kind === "alarm" || reminder.notice?.kind === "storm")
+        void queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith("crud") });
+    };
+    void connectReminders((reminder) => {
+      if (!reminder.notice) return show(reminder);
+      // Alarm reminders are worded in the console's language from the alarms labels.
+      void i18next.loadNamespaces("alarms").then(() => show(reminder));
+    }).then((s) => {
       if (cancelled) s();
       else stop = s;
     });
@@ -52,7 +68,7 @@ export function useSessionServices() {
       cancelled = true;
       stop?.();
     };
-  }, [userId, notification, t]);
+  }, [userId, notification, t, queryClient]);
 
   const logout = async () => {
     // The server revokes the tokens; the console signs out locally even if that call fails.

@@ -7,7 +7,7 @@ import { ApiError } from "../../../api/client.ts";
 import { usePageRead } from "../hooks/use-device-live.ts";
 
 /** A register value as an installer reads it: enumeration label, version, or number with unit. */
-function useFormat() {
+export function useRegisterFormat() {
   const { t } = useTranslation(["enums", "registers"]);
   return (id: string, value: number | string | null) => {
     const r = getRegister(id);
@@ -25,7 +25,7 @@ export function PageReadPanel({ deviceId, phaseType }: { deviceId: number; phase
   const pages = CATALOGUE_PAGES.filter((p) => phaseType === null || (p.product === "three") === (phaseType === 2));
   const [page, setPage] = useState<number>(pages[0]?.page ?? 41);
   const read = usePageRead(deviceId);
-  const format = useFormat();
+  const format = useRegisterFormat();
   const answer: PageAnswerData | undefined = read.data;
   const rows = answer ? Object.entries(answer.values).map(([id, value]) => ({ id, value })) : [];
 

@@ -2,7 +2,9 @@ import { Alert, Card, Descriptions, Result, Space, Tag, Typography } from "antd"
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import { ApiError } from "../../../api/client.ts";
+import { useCan } from "../../../ui/crud/index.ts";
 import { PageLoading } from "../../../ui/page-loading.tsx";
+import { OtaSendButton, UpgradeRecords } from "../../ota/index.ts";
 import { LiveQuantities } from "../components/live-quantities.tsx";
 import { PageReadPanel } from "../components/page-read-panel.tsx";
 import { useDeviceLive } from "../hooks/use-device-live.ts";
@@ -14,7 +16,8 @@ const STATUS_COLOUR = { 0: "default", 1: "green", 2: "blue" } as const;
  * page reads. Kept to what telemetry serves; the full device pages come with device management.
  */
 export default function DeviceLivePage() {
-  const { t, i18n } = useTranslation(["deviceLive", "enums", "errors"]);
+  const { t, i18n } = useTranslation(["deviceLive", "enums", "errors", "ota"]);
+  const can = useCan();
   const deviceId = Number(useParams().deviceId);
   const live = useDeviceLive(deviceId);
 
@@ -50,6 +53,11 @@ export default function DeviceLivePage() {
       {status === 0 && <Alert type="warning" showIcon title={t("offline")} data-testid="device-offline" />}
       {d.latest ? <LiveQuantities latest={d.latest} /> : <Alert type="info" title={t("noReading")} />}
       <PageReadPanel deviceId={d.deviceId} phaseType={d.phaseType} />
+      {can("ota.view") && (
+        <Card title={t("ota:records")} extra={<OtaSendButton deviceId={d.deviceId} sn={d.sn} />}>
+          <UpgradeRecords deviceId={d.deviceId} />
+        </Card>
+      )}
     </main>
   );
 }

@@ -1,0 +1,2 @@
+export * from "./energy.ts";
+export * from "./models.ts";
