@@ -80,7 +80,11 @@ export const DEVICE_COLUMNS: ColumnDef<DeviceRecord>[] = [
   { key: "ownerName", title: col("owner") },
   { key: "installerName", title: col("installer") },
   { key: "orgName", title: col("seller") },
-  { key: "versions.mcu", title: col("firmwareVersion") },
+  // One column per firmware part, as the devices report them (see the header's versions).
+  { key: "versions.dongle", title: "devices:header.dongleVersion" },
+  { key: "versions.mcu", title: "devices:header.mcuVersion" },
+  { key: "versions.dsp", title: "devices:header.dspVersion" },
+  { key: "versions.battery", title: "devices:header.batteryVersion" },
   { key: "installedAt", title: col("installedAt"), kind: "time" },
   { key: "createTime", title: col("createTime"), kind: "time", sortable: true },
 ];
