@@ -4,7 +4,9 @@ import type { Queryable } from "../../db/db.ts";
 
 /** The firmware type whose version the devices report in every reading (MCU), and where. */
 export const REPORTED_TYPE = 3;
-const VERSION_REGISTERS = [FIRMWARE_VERSION_REGISTERS.three.mcu, FIRMWARE_VERSION_REGISTERS.single.mcu];
+const VERSION_REGISTERS = [FIRMWARE_VERSION_REGISTERS.three.mcu, FIRMWARE_VERSION_REGISTERS.single.mcu].filter(
+  (r): r is string => r !== null,
+);
 
 /**
  * The MCU version each device shows in its newest reading (three-phase TP_0X04_1, single-phase
