@@ -234,12 +234,15 @@ export const deviceRoutes = {
   import: defineRoute({
     method: "POST",
     path: "/admin/lsydevice/importExcel",
-    summary: "Register devices from a CSV file: each row succeeds or fails with its reasons; failed rows change nothing",
+    summary:
+      "Register devices from an Excel (.xlsx) or CSV file: each row succeeds or fails with its reasons; failed rows change nothing",
     tags: ["devices"],
     access: { permission: "device.import" },
     body: z.object({
       fileName: z.string().max(200).default("devices.csv"),
-      /** The file's text (UTF-8, comma or semicolon separated, header row first). */
+      /** csv: the file's text; xlsx: the workbook's bytes in base64 (its first sheet is read). */
+      format: z.enum(["csv", "xlsx"]).default("csv"),
+      /** The file (UTF-8 text, comma or semicolon separated; or base64), header row first. */
       content: z.string().min(1, { message: "devices:importEmpty" }).max(900_000),
       orgId: z.number().int().min(1).nullable().default(null),
     }),
