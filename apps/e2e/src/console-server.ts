@@ -19,7 +19,18 @@ export const E2E_ADMIN_PASSWORD = ADMIN_PASSWORD;
 export async function startConsole(env: Record<string, string> = {}): Promise<{ url: string; server: ServerProcess }> {
   if (!existsSync(WEB_DIST)) throw new Error("The web console is not built: run `npm run build` first (npm test does).");
   const server = startServerProcess({ DATA_DIR: tempDataDir("ess-e2e-"), ESS_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD, ...env });
-  return { url: await server.ready(), server };
+  return { url: await readyOrStopped(server), server };
+}
+
+/** The server's address once it is up; a server that does not come up is stopped with its fleet. */
+async function readyOrStopped(server: ServerProcess): Promise<string> {
+  try {
+    return await server.ready();
+  } catch (error) {
+    // The caller never gets this server to stop, so it would outlive the test run.
+    await server.stop().catch(() => undefined);
+    throw error;
+  }
 }
 
 /** What a fleet console starts with: its simulated devices and rows written before the server opens. */
@@ -54,7 +65,7 @@ export async function startFleetConsole(options: FleetOptions): Promise<{ url: s
     ESS_DEMO_INTERVAL_MS: String(options.intervalMs),
     ...options.env,
   });
-  return { url: await server.ready(), server, dataDir };
+  return { url: await readyOrStopped(server), server, dataDir };
 }
 
 /** A new page signed in as the administrator, on the home page. */
