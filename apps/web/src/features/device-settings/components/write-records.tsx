@@ -3,7 +3,8 @@ import { Table, Tag } from "antd";
 import { useTranslation } from "react-i18next";
 import { useWriteRecords } from "../hooks/use-device-settings.ts";
 
-const COLOUR: Record<WriteRecord["state"], string> = {
+/** The colour of each record state, shared by the device's records and a bulk operation's outcome. */
+export const STATE_COLOUR: Record<WriteRecord["state"], string> = {
   queued: "default",
   sent: "processing",
   acknowledged: "success",
@@ -44,7 +45,7 @@ export function WriteRecords({ deviceId }: { deviceId: number }) {
           title: t("settings:records.state"),
           dataIndex: "state",
           render: (s: WriteRecord["state"], r) => (
-            <Tag color={COLOUR[s]} data-testid={`record-state-${r.id}`} title={r.refusalText ?? undefined}>
+            <Tag color={STATE_COLOUR[s]} data-testid={`record-state-${r.id}`} title={r.refusalText ?? undefined}>
               {t(`settings:states.${s}`)}
             </Tag>
           ),
