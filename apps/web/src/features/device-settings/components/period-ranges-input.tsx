@@ -1,6 +1,6 @@
 import { parsePeriods } from "@ess/contracts";
 import { checkTimePeriods } from "@ess/domain";
-import { Button, Form, Space, TimePicker } from "antd";
+import { Button, Form, Space, TimePicker, Typography } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -21,27 +21,35 @@ const toText = (ranges: Range[]) => ranges.map(([s, e]) => `${s?.format("HH:mm")
  * whole-day rule (spec §5) and shows its message on the field at once, before anything is saved.
  */
 export function PeriodRangesInput({
-  name,
   value,
   onChange,
   testId,
 }: {
-  name: string;
   value?: unknown;
   onChange?: (value: unknown) => void;
   testId: string;
 }) {
   const { t } = useTranslation(["bulk", "schedules"]);
-  const form = Form.useFormInstance();
+  // The dialog's own check puts the same message on the field at submit; until then it shows here.
+  const { errors } = Form.Item.useStatus();
   const [ranges, setRanges] = useState<Range[]>(() => toRanges(value));
+  const problem = checkTimePeriods(parsePeriods(toText(ranges)), { field: "periods", coverDay: true })[0];
+  const live = problem ? t(problem.key, problem.values) : null;
 
   const update = (next: Range[]) => {
     setRanges(next);
-    const text = toText(next);
-    onChange?.(text);
-    const problem = checkTimePeriods(parsePeriods(text), { field: "periods", coverDay: true })[0];
-    form.setFields([{ name, errors: problem ? [t(problem.key, problem.values)] : [] }]);
+    onChange?.(toText(next));
   };
+  const picker = (i: number, side: 0 | 1) => (
+    <TimePicker
+      format="HH:mm"
+      needConfirm={false}
+      value={ranges[i]?.[side] ?? null}
+      placeholder={t(side === 0 ? "bulk:periods.start" : "bulk:periods.end")}
+      data-testid={`${testId}-${i}-${side === 0 ? "start" : "end"}`}
+      onChange={(v) => update(ranges.map((r, k) => (k === i ? ((side === 0 ? [v, r[1]] : [r[0], v]) as Range) : r)))}
+    />
+  );
 
   return (
     <Space direction="vertical" data-testid={testId}>
@@ -49,13 +57,9 @@ export function PeriodRangesInput({
         // Rows have no identity of their own; their position is what the user edits.
         // biome-ignore lint/suspicious/noArrayIndexKey: see above
         <Space key={i} data-testid={`${testId}-${i}`}>
-          <TimePicker.RangePicker
-            format="HH:mm"
-            order={false}
-            value={range}
-            placeholder={[t("bulk:periods.start"), t("bulk:periods.end")]}
-            onChange={(v) => update(ranges.map((r, k) => (k === i ? ([v?.[0] ?? null, v?.[1] ?? null] as Range) : r)))}
-          />
+          {picker(i, 0)}
+          <span>–</span>
+          {picker(i, 1)}
           <Button onClick={() => update(ranges.filter((_, k) => k !== i))} data-testid={`${testId}-${i}-remove`}>
             {t("bulk:periods.remove")}
           </Button>
@@ -64,6 +68,11 @@ export function PeriodRangesInput({
       <Button onClick={() => update([...ranges, [null, null]])} data-testid={`${testId}-add`}>
         {t("bulk:periods.add")}
       </Button>
+      {live && !errors.includes(live) && (
+        <Typography.Text type="danger" data-testid={`${testId}-problem`}>
+          {live}
+        </Typography.Text>
+      )}
     </Space>
   );
 }

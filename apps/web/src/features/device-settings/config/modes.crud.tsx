@@ -25,7 +25,7 @@ const fields: FieldDef[] = [
     kind: "textarea",
     required: true,
     help: "schedules:modes.periodsHelp",
-    input: (props) => <PeriodRangesInput name="periodsText" {...props} />,
+    input: (props) => <PeriodRangesInput {...props} />,
   },
 ];
 
