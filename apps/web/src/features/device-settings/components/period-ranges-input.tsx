@@ -53,7 +53,7 @@ export function PeriodRangesInput({
 
   return (
     <Space direction="vertical" data-testid={testId}>
-      {ranges.map((range, i) => (
+      {ranges.map((_, i) => (
         // Rows have no identity of their own; their position is what the user edits.
         // biome-ignore lint/suspicious/noArrayIndexKey: see above
         <Space key={i} data-testid={`${testId}-${i}`}>
