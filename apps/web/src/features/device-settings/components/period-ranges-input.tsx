@@ -29,7 +29,7 @@ export function PeriodRangesInput({
   onChange?: (value: unknown) => void;
   testId: string;
 }) {
-  const { t } = useTranslation(["bulk", "schedules"]);
+  const { t } = useTranslation(["schedules"]);
   // The dialog's own check puts the same message on the field at submit; until then it shows here.
   const { errors } = Form.Item.useStatus();
   const [ranges, setRanges] = useState<Range[]>(() => toRanges(value));
@@ -45,7 +45,7 @@ export function PeriodRangesInput({
       format="HH:mm"
       needConfirm={false}
       value={ranges[i]?.[side] ?? null}
-      placeholder={t(side === 0 ? "bulk:periods.start" : "bulk:periods.end")}
+      placeholder={t(side === 0 ? "schedules:modes.periodStart" : "schedules:modes.periodEnd")}
       data-testid={`${testId}-${i}-${side === 0 ? "start" : "end"}`}
       onChange={(v) => update(ranges.map((r, k) => (k === i ? ((side === 0 ? [v, r[1]] : [r[0], v]) as Range) : r)))}
     />
@@ -61,12 +61,12 @@ export function PeriodRangesInput({
           <span>–</span>
           {picker(i, 1)}
           <Button onClick={() => update(ranges.filter((_, k) => k !== i))} data-testid={`${testId}-${i}-remove`}>
-            {t("bulk:periods.remove")}
+            {t("schedules:modes.removePeriod")}
           </Button>
         </Space>
       ))}
       <Button onClick={() => update([...ranges, [null, null]])} data-testid={`${testId}-add`}>
-        {t("bulk:periods.add")}
+        {t("schedules:modes.addPeriod")}
       </Button>
       {live && !errors.includes(live) && (
         <Typography.Text type="danger" data-testid={`${testId}-problem`}>

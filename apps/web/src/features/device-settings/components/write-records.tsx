@@ -1,4 +1,5 @@
 import type { WriteRecord } from "@ess/contracts";
+import { CONSOLE_COMMANDS } from "@ess/domain";
 import { Table, Tag } from "antd";
 import { useTranslation } from "react-i18next";
 import { useWriteRecords } from "../hooks/use-device-settings.ts";
@@ -14,7 +15,7 @@ export const STATE_COLOUR: Record<WriteRecord["state"], string> = {
 
 /** Who changed what (old → new), when, and how it ended; states move as the device answers. */
 export function WriteRecords({ deviceId }: { deviceId: number }) {
-  const { t, i18n } = useTranslation(["settings", "registers", "enums"]);
+  const { t, i18n } = useTranslation(["settings", "registers", "enums", "tariffs"]);
   const records = useWriteRecords(deviceId);
   return (
     <Table<WriteRecord>
@@ -36,7 +37,9 @@ export function WriteRecords({ deviceId }: { deviceId: number }) {
           key: "what",
           render: (_, r) =>
             r.kind === "command"
-              ? t(`enums:deviceCommand.${r.command}`)
+              ? r.command === CONSOLE_COMMANDS.clearProfit
+                ? t("tariffs:clearProfit.command")
+                : t(`enums:deviceCommand.${r.command}`)
               : r.changes
                   .map((c) => `${t(`registers:${c.key}`, { defaultValue: c.key })}: ${c.old ?? "—"} → ${c.new}`)
                   .join("; "),

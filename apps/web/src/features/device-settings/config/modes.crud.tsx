@@ -32,7 +32,7 @@ const fields: FieldDef[] = [
 /** Mode management: operating modes with their switches, SOC limits and whole-day periods (spec §5 rules). */
 export const modesCrud = defineCrud<ModeRecord>({
   id: "modes",
-  ns: ["schedules", "bulk"],
+  ns: ["schedules"],
   list: API.mode.page,
   filters: [
     { name: "name", label: label("name") },
