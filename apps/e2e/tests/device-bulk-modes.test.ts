@@ -245,4 +245,33 @@ describe.skipIf(!CHROMIUM)("bulk operations, modes and display configuration in 
     });
     await screenshot(after, "device-settings-display-hidden-en-US");
   });
+
+  it("clears profit only after the spec's confirmation and records it among the device's commands (it)", async () => {
+    const [sn] = threePhase() as [string];
+    const deviceId = devices.get(sn)?.id as number;
+    const cleared = async () =>
+      (
+        await db().query<{ n: number }>("SELECT count(*)::int AS n FROM device_write WHERE device_id = $1 AND command = 100", [
+          deviceId,
+        ])
+      ).rows[0]?.n;
+    const page = await open("it", `/device/settings/${deviceId}`);
+    await page.getByTestId("settings-tab-commands").click();
+    const question = page.locator(".ant-modal-confirm-title");
+    await page.getByTestId("clear-profit").click();
+    await expect.poll(() => question.textContent()).toBe("Questa azione azzererà tutti i dati sul profitto. Confermare.");
+    expect(await page.locator(".ant-modal-confirm-content").textContent()).toContain("giornaliero, mensile, annuale e totale");
+    // Cancelled: nothing cleared, nothing recorded.
+    await page.locator(".ant-modal-confirm-btns button").first().click();
+    await question.waitFor({ state: "detached" });
+    expect(await cleared()).toBe(0);
+
+    await page.getByTestId("clear-profit").click();
+    await page.getByTestId("clear-profit-ok").click();
+    await expect.poll(cleared).toBe(1);
+    await page.getByTestId("settings-tab-records").click();
+    const row = page.getByTestId("write-records").getByRole("row").filter({ hasText: "Azzera profitto" });
+    await expect.poll(() => row.textContent()).toContain("Confermato");
+    await screenshot(page, "device-clear-profit-it");
+  });
 });
