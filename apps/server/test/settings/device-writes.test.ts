@@ -105,6 +105,28 @@ describe("device writes against the simulator", () => {
     expect(zh.body.data.records[0]?.refusalText).toContain("待机");
   });
 
+  it("refuses a standby-only setting in bulk, unsent, to the devices whose reading says they run", async () => {
+    const running = await connected("BSR");
+    const standby = await connected("BSS");
+    await call<Rec>("POST", "/admin/param/set/command", { deviceId: standby.id, command: 1 });
+    await standby.sim.publishFrame();
+    const before = running.sim.brain.settings.TP_0X03_1047;
+    const target = before === 1 ? 0 : 1;
+    const started = await call<{ bulkId: number }>("POST", "/admin/param/set/bulk", {
+      filter: { deviceIds: [running.id, standby.id] },
+      values: { TP_0X03_1047: target },
+    });
+    type Outcome = { records: (Rec & { deviceId: number; sentAt: number | null })[]; counts: Record<string, number> };
+    const outcome = async () =>
+      (await call<Outcome>("GET", `/admin/param/set/bulk/outcome?bulkId=${started.body.data.bulkId}`)).body.data;
+    await expect.poll(async () => (await outcome()).counts, { timeout: 10_000 }).toEqual({ acknowledged: 1, refused: 1 });
+    const refused = (await outcome()).records.find((r) => r.deviceId === running.id);
+    expect(refused).toMatchObject({ state: "refused", refusal: "needsStandby", sentAt: null });
+    expect(refused?.refusalText).toMatch(/standby/);
+    expect(running.sim.brain.settings.TP_0X03_1047).toBe(before);
+    expect(standby.sim.brain.settings.TP_0X03_1047).toBe(target);
+  });
+
   it("says Device is Offline unless asked to queue; a queued change is applied when the device returns", async () => {
     const d = await registerDevice(runtime.db, { sn: uniqueSerial("QUE"), phaseType: 2, timeZone: "Europe/Rome" });
     const refused = await call<null>("POST", "/admin/param/set/update", { deviceId: d.id, values: { TP_0X03_1054: 35 } });

@@ -10,7 +10,7 @@ import { type DeviceRequests, DeviceTimeoutError } from "../telemetry/device-req
 import { findDeviceInScope, type ScopedDevice } from "../telemetry/device-scope.ts";
 import type { DeviceWriter } from "./device-writer.ts";
 import { rightsOfCaller } from "./visibility.ts";
-import { recordAndSend, refuseVppControlled, refuseWhileRunning } from "./write-guards.ts";
+import { recordAndSend, refuseVppControlled, refuseWhileRunning, runningAmong } from "./write-guards.ts";
 import { insertWrites, knownSettings, rememberSettings, toRecord, writesPage } from "./write-records.repository.ts";
 
 const productOf = (device: { phaseType: 1 | 2 | null }) => (device.phaseType === 1 ? "single" : "three");
@@ -163,10 +163,11 @@ export function registerDeviceSettingsRoutes(
       return { bulkId: id, rows: inserted };
     });
     const byId = new Map(targets.map((d) => [d.id, d]));
+    const running = await runningAmong(db, [...byId.keys()], Object.keys(values ?? {}));
     void deps.writer.runBulk(
       rows.map((row) => {
         const d = byId.get(row.device_id) as (typeof targets)[number];
-        return { row, sn: d.sn, online: d.online_status !== 0, queueIfOffline };
+        return { row, sn: d.sn, online: d.online_status !== 0, queueIfOffline, running: running.has(d.id) };
       }),
     );
     return { bulkId, total: rows.length };

@@ -16,6 +16,23 @@ export async function latestSystemState(db: Queryable, deviceId: number): Promis
   return rows[0]?.s ?? null;
 }
 
+/** Of `deviceIds`, those whose newest reading says they run (for standby-only settings sent in bulk). */
+export async function runningAmong(db: Queryable, deviceIds: readonly number[], keys: readonly string[]): Promise<Set<number>> {
+  if (
+    !keys.some((k) => {
+      const r = getRegister(k);
+      return r !== undefined && requiresStandby(r);
+    })
+  )
+    return new Set();
+  const { rows } = await db.query<{ id: number; s: number | null }>(
+    `SELECT l.device_id AS id, h.system_state AS s FROM device_latest l
+       JOIN telemetry_history h ON h.device_id = l.device_id AND h.ts = l.ts WHERE l.device_id = ANY($1::bigint[])`,
+    [deviceIds],
+  );
+  return new Set(rows.filter((r) => isRunning(r.s)).map((r) => r.id));
+}
+
 /** A device under the VPP operator's control cannot be operated by its own user (spec §6). */
 export async function refuseVppControlled(db: Queryable, device: ScopedDevice, auth: AuthContext) {
   if (auth.userType !== 2) return;
