@@ -39,7 +39,8 @@ const bare = spawn(process.execPath, [fileURLToPath(new URL("./bare-fastify.ts",
   stdio: ["ignore", "pipe", "inherit"],
 });
 try {
-  const url = await server.ready();
+  // A kept fleet may first migrate tens of millions of rollups (running totals, 0081).
+  const url = await server.ready(reuse ? 1_800_000 : undefined);
   const barePort = await new Promise<number>((resolve) =>
     bare.stdout?.on("data", (chunk: Buffer) => {
       const match = /listening (\d+)/.exec(chunk.toString());
