@@ -92,11 +92,10 @@ CREATE TRIGGER device_energy_total_update AFTER UPDATE ON device_energy_daily
 CREATE TRIGGER device_energy_total_delete AFTER DELETE ON device_energy_daily
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION device_energy_total_apply();
 
--- The rollups stored so far.
+-- The rollups stored so far: one pass for the sums and the latest day, then that day's row by key.
 INSERT INTO device_energy_total (device_id, pv, load, sell, buy, self_used, last_day, last_pv, last_load, last_sell, last_buy)
-SELECT s.device_id, s.pv, s.load, s.sell, s.buy, s.self_used, n.day, n.pv, n.load, n.sell, n.buy
+SELECT s.device_id, s.pv, s.load, s.sell, s.buy, s.self_used, s.last_day, e.pv, e.load, e.sell, e.buy
   FROM (SELECT device_id, coalesce(sum(pv), 0) AS pv, coalesce(sum(load), 0) AS load, coalesce(sum(sell), 0) AS sell,
-               coalesce(sum(buy), 0) AS buy, coalesce(sum(greatest(pv - sell, 0)), 0) AS self_used
+               coalesce(sum(buy), 0) AS buy, coalesce(sum(greatest(pv - sell, 0)), 0) AS self_used, max(day) AS last_day
           FROM device_energy_day GROUP BY device_id) s
-  JOIN (SELECT DISTINCT ON (device_id) device_id, day, pv, load, sell, buy FROM device_energy_day
-         ORDER BY device_id, day DESC) n USING (device_id);
+  JOIN device_energy_day e ON e.device_id = s.device_id AND e.day = s.last_day;
