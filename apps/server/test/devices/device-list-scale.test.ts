@@ -42,9 +42,8 @@ describe("a large device list", () => {
 
 describe("running energy totals", () => {
   const revenue = async (id: number, endDate: string) =>
-    (
-      await api.get(`/admin/lsydeviceincomedata/list?deviceId=${id}&type=0&startDate=2026-05-01&endDate=${endDate}`, "u1b")
-    ).json().data;
+    (await api.get(`/admin/lsydeviceincomedata/list?deviceId=${id}&type=0&startDate=2026-05-01&endDate=${endDate}`, "u1b")).json()
+      .data;
   const gain = (selfUsed: number, sold: number) =>
     Math.round((selfUsed * DEFAULT_TARIFF.buyPrice + sold * DEFAULT_TARIFF.sellPrice) * 100) / 100;
 
