@@ -1,3 +1,4 @@
+export * from "./console-commands.ts";
 export * from "./generator-rules.ts";
 export * from "./mode-rules.ts";
 export * from "./rule-problem.ts";
