@@ -83,14 +83,16 @@ export async function runLoad(options: {
   };
 }
 
-export function printTable(rows: { name: string; result: LoadResult }[]) {
+export function printTable(rows: { name: string; result: LoadResult; load?: number }[]) {
   const f = (n: number) => n.toFixed(1).padStart(8);
+  // The one-minute load average while a route ran, where the caller measured it (shared machines).
+  const withLoad = rows.some((r) => r.load !== undefined);
   process.stdout.write(
-    `${"route".padEnd(34)}${"rps".padStart(8)}${"p50 ms".padStart(8)}${"p90 ms".padStart(8)}${"p99 ms".padStart(8)}${"max ms".padStart(8)}  ok/failed\n`,
+    `${"route".padEnd(34)}${"rps".padStart(8)}${"p50 ms".padStart(8)}${"p90 ms".padStart(8)}${"p99 ms".padStart(8)}${"max ms".padStart(8)}${withLoad ? "    load" : ""}  ok/failed\n`,
   );
-  for (const { name, result: r } of rows) {
+  for (const { name, result: r, load } of rows) {
     process.stdout.write(
-      `${name.padEnd(34)}${f(r.achievedRps)}${f(r.p50)}${f(r.p90)}${f(r.p99)}${f(r.max)}  ${r.ok}/${r.failed}\n`,
+      `${name.padEnd(34)}${f(r.achievedRps)}${f(r.p50)}${f(r.p90)}${f(r.p99)}${f(r.max)}${withLoad ? f(load ?? Number.NaN) : ""}  ${r.ok}/${r.failed}\n`,
     );
   }
 }

@@ -28,9 +28,11 @@ export function pageOf<T extends z.ZodType>(record: T) {
     size: z.number().int().positive(),
     pages: z.number().int().nonnegative(),
     current: z.number().int().positive(),
+    /** More records match than `total`: the server stopped counting there (large lists). */
+    totalCapped: z.boolean().optional(),
   });
 }
-export type Page<T> = { records: T[]; total: number; size: number; pages: number; current: number };
+export type Page<T> = { records: T[]; total: number; size: number; pages: number; current: number; totalCapped?: boolean };
 
 export const PAGE_SIZE_MAX = 500;
 

@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { copyPayload, type Db, type Queryable, type QueryResult, quoteIdent, type Tx, TYPE_PARSERS } from "./db.ts";
 
 /**
@@ -13,7 +14,13 @@ export interface PgliteDb extends Db {
 
 export async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise<PgliteDb> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const pg = new PGlite({ dataDir, parsers: TYPE_PARSERS, ...(snapshot ? { loadDataDir: snapshot } : {}) });
+  // pg_trgm: the device list's substring filters use trigram indexes (migration 0080).
+  const pg = new PGlite({
+    dataDir,
+    parsers: TYPE_PARSERS,
+    extensions: { pg_trgm },
+    ...(snapshot ? { loadDataDir: snapshot } : {}),
+  });
   await pg.waitReady;
   const wrap = (target: Pick<PGlite, "query">): Queryable => ({
     async query<T>(text: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {

@@ -27,18 +27,41 @@ export function orderBy(
   return sql.raw(`ORDER BY ${column} ${direction}${column === idColumn ? "" : `, ${idColumn} ${direction}`}`);
 }
 
-/** Runs a count and one page of a scoped, filtered list. */
+/**
+ * How far a capped count goes: at least `countAtMost` records, and always ten pages past the one
+ * asked for, so the pager can keep moving forward through a large result.
+ */
+export function countLimit(countAtMost: number, query: PageQuery): number {
+  const { limit, offset } = pageWindow(query);
+  return Math.max(countAtMost, offset + 10 * limit);
+}
+
+/**
+ * Runs a count and one page of a scoped, filtered list. With `countAtMost` the count stops there
+ * (see countLimit): counting a wide filter over a large table costs a scan of every match, the page
+ * itself only the rows before it. The answer then says `totalCapped` and `total` is the limit.
+ */
 export async function fetchPage<T, R>(
   db: Queryable,
-  parts: { select: Sql; from: Sql; where: Sql; order: Sql },
+  parts: { select: Sql; from: Sql; where: Sql; order: Sql; countAtMost?: number },
   query: PageQuery,
   map: (row: T) => R,
 ): Promise<Page<R>> {
   const { limit, offset } = pageWindow(query);
-  const count = await first<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM ${parts.from} WHERE ${parts.where}`);
-  const rows = await run<T>(
-    db,
-    sql`SELECT ${parts.select} FROM ${parts.from} WHERE ${parts.where} ${parts.order} LIMIT ${limit} OFFSET ${offset}`,
-  );
-  return toPage(rows.rows.map(map), count?.n ?? 0, query);
+  const cap = parts.countAtMost === undefined ? undefined : countLimit(parts.countAtMost, query);
+  const [count, rows] = await Promise.all([
+    first<{ n: number }>(
+      db,
+      cap === undefined
+        ? sql`SELECT count(*)::int AS n FROM ${parts.from} WHERE ${parts.where}`
+        : sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${parts.from} WHERE ${parts.where} LIMIT ${cap + 1}) counted`,
+    ),
+    run<T>(
+      db,
+      sql`SELECT ${parts.select} FROM ${parts.from} WHERE ${parts.where} ${parts.order} LIMIT ${limit} OFFSET ${offset}`,
+    ),
+  ]);
+  const n = count?.n ?? 0;
+  if (cap !== undefined && n > cap) return { ...toPage(rows.rows.map(map), cap, query), totalCapped: true };
+  return toPage(rows.rows.map(map), n, query);
 }

@@ -6,14 +6,13 @@ import { first, run, type Sql, sql } from "../../db/sql.ts";
 import { notFound } from "../../http/errors.ts";
 import { bindRoute } from "../../http/route.ts";
 import type { AuthContext } from "../auth/auth.context.ts";
-import { type DataScope, dataScope } from "../scope/data-scope.ts";
+import { type DataScope, dataScope, devicesOfOrganisations } from "../scope/data-scope.ts";
 import { deviceWhere } from "./device.repository.ts";
 
 const kwh = (v: unknown) => Math.round(Number(v ?? 0) * 100) / 100;
 
 /** The data board over the devices a condition selects (already scoped). */
 async function board(db: Db, where: Sql): Promise<BoardAnswer> {
-  const devices = sql`SELECT d.id, d.time_zone FROM device d WHERE ${where}`;
   const [counts, today, total, byMonth, byCountry, realtime] = await Promise.all([
     first<{ all: number; normal: number; offline: number; error: number }>(
       db,
@@ -23,17 +22,18 @@ async function board(db: Db, where: Sql): Promise<BoardAnswer> {
                  count(*) FILTER (WHERE d.online_status <> 0 AND d.status = 3)::int AS error
             FROM device d WHERE ${where}`,
     ),
-    // Today in each device's own time zone.
+    // Today in each device's own time zone: its latest day's figures when that day is today.
+    // Running totals per device (device_energy_total) spare reading every daily rollup.
     first<Record<string, number>>(
       db,
-      sql`SELECT sum(e.pv) AS pv, sum(e.buy) AS buy, sum(e.sell) AS sell, sum(e.load) AS load
-            FROM (${devices}) d JOIN device_energy_day e
-              ON e.device_id = d.id AND e.day = (now() AT TIME ZONE coalesce(d.time_zone, 'UTC'))::date`,
+      sql`SELECT sum(t.last_pv) AS pv, sum(t.last_buy) AS buy, sum(t.last_sell) AS sell, sum(t.last_load) AS load
+            FROM device d JOIN device_energy_total t ON t.device_id = d.id
+           WHERE ${where} AND t.last_day = (now() AT TIME ZONE coalesce(d.time_zone, 'UTC'))::date`,
     ),
     first<Record<string, number>>(
       db,
-      sql`SELECT sum(e.pv) AS pv, sum(e.buy) AS buy, sum(e.sell) AS sell, sum(e.load) AS load
-            FROM device_energy_day e WHERE e.device_id IN (SELECT id FROM (${devices}) d)`,
+      sql`SELECT sum(t.pv) AS pv, sum(t.buy) AS buy, sum(t.sell) AS sell, sum(t.load) AS load
+            FROM device d JOIN device_energy_total t ON t.device_id = d.id WHERE ${where}`,
     ),
     run<{ month: string; count: number }>(
       db,
@@ -91,8 +91,7 @@ async function orgCondition(db: Db, scope: DataScope, orgId: number): Promise<Sq
     sql`SELECT o.path FROM organisation o WHERE o.id = ${orgId} AND o.deleted_at IS NULL AND ${scope.organisations("o")}`,
   );
   if (!org) throw notFound();
-  const below = sql`SELECT id FROM organisation WHERE path LIKE ${`${org.path}%`}`;
-  return sql`(d.org_id IN (${below}) OR d.installer_org_id IN (${below}))`;
+  return devicesOfOrganisations("d", sql`SELECT id FROM organisation WHERE path LIKE ${`${org.path}%`}`);
 }
 
 /**

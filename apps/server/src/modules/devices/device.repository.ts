@@ -1,7 +1,7 @@
 import type { DeviceListFilters, DeviceRecord } from "@ess/contracts";
 import type { Queryable } from "../../db/db.ts";
 import { containsPattern, first, type Sql, sql } from "../../db/sql.ts";
-import type { DataScope } from "../scope/data-scope.ts";
+import { type DataScope, devicesOfOrganisations } from "../scope/data-scope.ts";
 
 export interface DeviceRow {
   id: number;
@@ -87,8 +87,7 @@ export function deviceFilters(scope: DataScope, q: DeviceListFilters): Sql {
         sql`d.owner_user_id IN (SELECT id FROM sys_user WHERE username ILIKE ${like(q.owner)} OR name ILIKE ${like(q.owner)})`,
       q.installerOrgId !== undefined && sql`d.installer_org_id = ${q.installerOrgId}`,
       q.orgId !== undefined &&
-        sql`(d.org_id IN (SELECT id FROM organisation WHERE path LIKE ${orgPath(Number(q.orgId))})
-             OR d.installer_org_id IN (SELECT id FROM organisation WHERE path LIKE ${orgPath(Number(q.orgId))}))`,
+        devicesOfOrganisations("d", sql`SELECT id FROM organisation WHERE path LIKE ${orgPath(Number(q.orgId))}`),
       q.countryCode !== undefined && sql`d.country_code = ${q.countryCode}`,
       q.firmwareVersion !== undefined &&
         sql`(d.dongle_version ILIKE ${like(q.firmwareVersion)} OR d.mcu_version ILIKE ${like(q.firmwareVersion)}

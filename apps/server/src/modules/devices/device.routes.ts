@@ -22,6 +22,8 @@ import { importDevices, importTemplate } from "./device-import.ts";
 import { readXlsx } from "./xlsx-read.ts";
 
 const EXPORT_LIMIT = 100_000;
+/** The device list counts up to this many matches (more show as "2000+"; see countLimit). */
+const LIST_COUNT_AT_MOST = 2_000;
 const EXPORT_COLUMNS = [
   "id",
   "sn",
@@ -54,6 +56,7 @@ export function registerDeviceRoutes(app: FastifyInstance, db: Db) {
         from: DEVICE_FROM,
         where: deviceFilters(dataScope(auth), input.query),
         order: orderBy(input.query, DEVICE_SORT_COLUMNS, "d.created_at"),
+        countAtMost: LIST_COUNT_AT_MOST,
       },
       input.query,
       toDeviceRecord,

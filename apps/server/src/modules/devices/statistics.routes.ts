@@ -36,12 +36,21 @@ async function statisticsOf(
     }),
     { generation: 0, selfUse: 0, sales: 0, total: 0 },
   );
-  // Everything up to the range's end, by the same rule as the records (self-use counted per day).
-  const sums = await first<{ self_used: number | null; sold: number | null }>(
+  // Everything up to the range's end, by the same rule as the records (self-use counted per day):
+  // the device's running totals when the range reaches its latest day, else its days summed.
+  const whole = await first<{ self_used: number; sold: number; covers: boolean }>(
     db,
-    sql`SELECT sum(greatest(pv - sell, 0)) AS self_used, sum(sell) AS sold
-          FROM device_energy_day WHERE device_id = ${device.id} AND day <= ${q.endDate}::date`,
+    sql`SELECT self_used, sell AS sold, last_day <= ${q.endDate}::date AS covers FROM device_energy_total
+         WHERE device_id = ${device.id}`,
   );
+  const sums =
+    !whole || whole.covers
+      ? whole
+      : await first<{ self_used: number | null; sold: number | null }>(
+          db,
+          sql`SELECT sum(greatest(pv - sell, 0)) AS self_used, sum(sell) AS sold
+                FROM device_energy_day WHERE device_id = ${device.id} AND day <= ${q.endDate}::date`,
+        );
   const cumulative = round(Number(sums?.self_used ?? 0) * tariff.buyPrice + Number(sums?.sold ?? 0) * tariff.sellPrice);
   return { tariff, energy, revenue, totals, cumulative };
 }

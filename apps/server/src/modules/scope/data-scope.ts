@@ -39,6 +39,17 @@ export interface DataScope {
 
 const col = (alias: string, column: string) => sql.raw(`${/^[a-z_][a-z0-9_]*$/.test(alias) ? alias : "invalid alias"}.${column}`);
 
+/**
+ * Devices sold (org_id) or installed (installer_org_id) by the organisations `ids` selects. Written
+ * as one id list from the two indexed columns rather than `org_id IN … OR installer_org_id IN …`,
+ * which PostgreSQL can only answer by reading every device; the organisations go in as an array
+ * (`= ANY (ARRAY(…))`) so that each half is an index scan rather than a join over every device.
+ */
+export function devicesOfOrganisations(alias: string, ids: Sql): Sql {
+  return sql`${col(alias, "id")} IN (SELECT id FROM device WHERE org_id = ANY (ARRAY(${ids}))
+                                    UNION ALL SELECT id FROM device WHERE installer_org_id = ANY (ARRAY(${ids})))`;
+}
+
 export function scopeKindOf(caller: Pick<AuthContext, "userType" | "org">): ScopeKind {
   if (caller.userType === USER_TYPES.backOffice) return "tenant";
   if (caller.userType === USER_TYPES.user) return "own";
@@ -90,8 +101,7 @@ export function dataScope(caller: AuthContext): DataScope {
     devices: (alias) => {
       if (kind === "tenant") return inTenant(alias);
       if (kind === "org") {
-        const ids = orgIds(true);
-        return sql`${inTenant(alias)} AND (${col(alias, "org_id")} IN (${ids}) OR ${col(alias, "installer_org_id")} IN (${ids}))`;
+        return sql`${inTenant(alias)} AND ${devicesOfOrganisations(alias, orgIds(true))}`;
       }
       if (kind === "own") return sql`${inTenant(alias)} AND ${col(alias, "owner_user_id")} = ${masterId}`;
       return sql.raw("FALSE");

@@ -52,6 +52,8 @@ export function CrudPage<R extends { id: number }>({ config }: { config: CrudCon
   const { message, modal } = App.useApp();
   const can = useCan();
   const list = useCrudList(config);
+  // A large list's server stops counting at some point (totalCapped): "2000+".
+  const shownTotal = `${list.page?.total ?? 0}${list.page?.totalCapped ? "+" : ""}`;
   const queryClient = useQueryClient();
   // A change may show in other lists and pick-lists (a new role in the user form): refresh them all.
   const refresh = () => void queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith("crud") });
@@ -90,7 +92,7 @@ export function CrudPage<R extends { id: number }>({ config }: { config: CrudCon
     const spec = config.export;
     if (!spec) return;
     modal.confirm({
-      title: t("crud:confirmExport", { total: list.page?.total ?? 0 }),
+      title: t("crud:confirmExport", { total: shownTotal }),
       okText: t("crud:confirm"),
       cancelText: t("crud:cancel"),
       onOk: () =>
@@ -140,7 +142,7 @@ export function CrudPage<R extends { id: number }>({ config }: { config: CrudCon
                 pageSize: list.state.size,
                 total: list.page?.total ?? 0,
                 showSizeChanger: true,
-                showTotal: (total) => t("crud:total", { total }),
+                showTotal: () => t("crud:total", { total: shownTotal }),
               }
         }
         onChange={(pagination, _filters, sorter, extra) => {
