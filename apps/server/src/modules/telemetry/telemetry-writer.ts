@@ -1,4 +1,5 @@
 import { ENERGY_COUNTERS, KEY_QUANTITIES } from "@ess/domain";
+import type { CopyType } from "../../db/copy-binary.ts";
 import type { Tx } from "../../db/db.ts";
 import type { DeviceRef } from "./device-directory.ts";
 import { localDay } from "./local-day.ts";
@@ -20,14 +21,17 @@ export interface StoredFrame {
 }
 
 const KQ_COLUMNS = KEY_QUANTITIES.map((k) => k.column);
-const sqlType = (column: string) =>
+const sqlType = (column: string): "float8" | "int2" | "float4" =>
   column.endsWith("_total") ? "float8" : ["system_state", "system_mode", "battery_status"].includes(column) ? "int2" : "float4";
 const kqIndex = (column: string) => KQ_COLUMNS.indexOf(column as (typeof KQ_COLUMNS)[number]);
 
 const HISTORY_COLUMNS = ["device_id", "ts", "seq", ...KQ_COLUMNS, "blocks", "invalid"];
+// Binary COPY: the packed words go as they are (text COPY doubled them into hex) and PostgreSQL
+// parses no decimals.
+const HISTORY_TYPES: CopyType[] = ["int8", "timestamptz", "int8", ...KQ_COLUMNS.map(sqlType), "bytea", "text[]"];
 
 function historyRow(f: StoredFrame): unknown[] {
-  return [f.device.id, new Date(f.ts), f.seq, ...f.kq, f.blocks, f.invalid];
+  return [f.device.id, f.ts, f.seq, ...f.kq, f.blocks, f.invalid];
 }
 
 /** unnest() of parameter arrays starting at $first, with the SQL types given. */
@@ -140,7 +144,7 @@ export async function writeFrames(tx: Tx, frames: readonly StoredFrame[]): Promi
   let duplicates = 0;
   await tx.query("SAVEPOINT history");
   try {
-    await tx.copyRows("telemetry_history", HISTORY_COLUMNS, frames.map(historyRow));
+    await tx.copyRows("telemetry_history", HISTORY_COLUMNS, frames.map(historyRow), HISTORY_TYPES);
     await tx.query("RELEASE SAVEPOINT history");
   } catch (error) {
     // 23505: a redelivered reading is already stored; insert the rest one by one, set-based.
