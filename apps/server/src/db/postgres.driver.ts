@@ -1,8 +1,8 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import pg from "pg";
-import type { CopyType } from "./copy-binary.ts";
 import { from as copyFrom } from "pg-copy-streams";
+import type { CopyType } from "./copy-binary.ts";
 import { copyCommand, type Db, type Queryable, type QueryResult, type Tx, TYPE_PARSERS } from "./db.ts";
 
 const types = {
@@ -56,7 +56,10 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
       const conn = await pool.connect();
       try {
         await conn.query("BEGIN");
-        const tx: Tx = { ...wrap(conn), copyRows: (table, columns, rows, copyTypes) => copyOn(conn, table, columns, rows, copyTypes) };
+        const tx: Tx = {
+          ...wrap(conn),
+          copyRows: (table, columns, rows, copyTypes) => copyOn(conn, table, columns, rows, copyTypes),
+        };
         const result = await fn(tx);
         await conn.query("COMMIT");
         return result;

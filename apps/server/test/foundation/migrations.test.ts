@@ -71,7 +71,7 @@ describe(`migrations on ${TEST_DRIVER}`, () => {
       "copy_binary_probe",
       ["id", "at", "small", "r", "d", "bytes", "tags", "label"],
       [
-        [2 ** 40 + 7, at, -3, 1.5, -1234567.0625, bytes, ["TP_0X04_1082", "naïve \\ \"q\""], "tab\tline\n"],
+        [2 ** 40 + 7, at, -3, 1.5, -1234567.0625, bytes, ["TP_0X04_1082", 'naïve \\ "q"'], "tab\tline\n"],
         [-5, Date.parse("2026-03-29T01:30:00Z"), null, null, null, Buffer.alloc(0), null, null],
       ],
       ["int8", "timestamptz", "int2", "float4", "float8", "bytea", "text[]", "text"],
@@ -89,7 +89,16 @@ describe(`migrations on ${TEST_DRIVER}`, () => {
         tags: ["TP_0X04_1082", 'naïve \\ "q"'],
         label: "tab\tline\n",
       },
-      { id: -5, at: new Date("2026-03-29T01:30:00Z"), small: null, r: null, d: null, bytes: expect.anything(), tags: null, label: null },
+      {
+        id: -5,
+        at: new Date("2026-03-29T01:30:00Z"),
+        small: null,
+        r: null,
+        d: null,
+        bytes: expect.anything(),
+        tags: null,
+        label: null,
+      },
     ]);
     expect(Buffer.from(rows[0]?.bytes as Uint8Array)).toEqual(bytes);
     expect(Buffer.from(rows[1]?.bytes as Uint8Array)).toEqual(Buffer.alloc(0));

@@ -25,10 +25,10 @@ const sqlType = (column: string): "float8" | "int2" | "float4" =>
   column.endsWith("_total") ? "float8" : ["system_state", "system_mode", "battery_status"].includes(column) ? "int2" : "float4";
 const kqIndex = (column: string) => KQ_COLUMNS.indexOf(column as (typeof KQ_COLUMNS)[number]);
 
-const HISTORY_COLUMNS = ["device_id", "ts", "seq", ...KQ_COLUMNS, "blocks", "invalid"];
+export const HISTORY_COLUMNS = ["device_id", "ts", "seq", ...KQ_COLUMNS, "blocks", "invalid"];
 // Binary COPY: the packed words go as they are (text COPY doubled them into hex) and PostgreSQL
 // parses no decimals.
-const HISTORY_TYPES: CopyType[] = ["int8", "timestamptz", "int8", ...KQ_COLUMNS.map(sqlType), "bytea", "text[]"];
+export const HISTORY_TYPES: CopyType[] = ["int8", "timestamptz", "int8", ...KQ_COLUMNS.map(sqlType), "bytea", "text[]"];
 
 function historyRow(f: StoredFrame): unknown[] {
   return [f.device.id, f.ts, f.seq, ...f.kq, f.blocks, f.invalid];
