@@ -16,7 +16,7 @@ import { utcDay } from "./local-day.ts";
 import type { Log } from "./log.ts";
 import { createThrottledLog } from "./log.ts";
 import type { PartitionKeeper } from "./partitions.ts";
-import { type StoredFrame, writeFrames } from "./telemetry-writer.ts";
+import { RepeatedReadingError, type StoredFrame, writeFrames } from "./telemetry-writer.ts";
 
 /** Readings from further ahead than this are refused: a device clock that far off is wrong. */
 const MAX_FUTURE_MS = 10 * 60_000;
@@ -126,7 +126,11 @@ export function createTelemetryIngest(deps: {
     if (accepted.length === 0) return;
     await deps.partitions.ensure(new Set(accepted.map((f) => utcDay(f.ts))));
     const started = performance.now();
-    const { duplicates } = await deps.db.transaction((tx) => writeFrames(tx, accepted));
+    const write = (mayRepeat: boolean) => deps.db.transaction((tx) => writeFrames(tx, accepted, { mayRepeat }));
+    const { duplicates } = await write(false).catch((error: unknown) => {
+      if (error instanceof RepeatedReadingError) return write(true);
+      throw error;
+    });
     deps.metrics.ingestBatchSeconds.observe((performance.now() - started) / 1000);
     deps.metrics.ingestFrames.inc({ outcome: "stored" }, accepted.length - duplicates);
     if (duplicates > 0) deps.metrics.ingestFrames.inc({ outcome: "duplicate" }, duplicates);
