@@ -222,10 +222,13 @@ try {
   for (let step = 0; step < (fixedRate > 0 ? 1 : 6); step++) {
     await drained(runtime);
     const r = await pipeline(runtime, offered);
-    // Kept up: the publishers reached the rate and everything they sent was stored as it came.
-    const kept = r.published >= offered * 0.9 && r.rate >= r.published * 0.97 && r.p99 < 2000;
+    // Kept up: everything the publishers sent was stored as it came (p99 under 2 s). On a loaded
+    // machine the publishers themselves may fall short of the rate; that is printed, and the
+    // sustained rate is then what they did publish.
+    const kept = r.rate >= r.published * 0.97 && r.p99 < 2000;
+    const short = r.published < offered * 0.9 ? "  (publishers short of the rate)" : "";
     say(
-      `pipeline at a fixed ${fmt(offered).padStart(6)} frames/s:     published ${fmt(r.published)}/s, stored ${fmt(r.rate)}/s, p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms${kept ? "" : "  (not kept up)"}${load()}\n    ${r.cpu}`,
+      `pipeline at a fixed ${fmt(offered).padStart(6)} frames/s:     published ${fmt(r.published)}/s, stored ${fmt(r.rate)}/s, p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms${kept ? "" : "  (not kept up)"}${short}${load()}\n    ${r.cpu}`,
     );
     if (kept && r.published > sustained.offered) sustained = { ...r, offered: r.published };
     if (!kept && sustained.offered > 0) break;
