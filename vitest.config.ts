@@ -8,6 +8,10 @@ import { apiPaths } from "./apps/web/build/api-paths.ts";
 export default defineConfig({
   test: {
     reporters: ["default", "./scripts/summary-reporter.ts"],
+    // Vitest's default is one worker fewer than the cores: one on a two-core machine. The unit and
+    // server files spend most of their time waiting on databases, sockets and timers, so two
+    // share the machine well; the browser files still run one at a time, after them.
+    maxWorkers: 2,
     projects: [
       {
         // The web's build-time module and values, for its units.

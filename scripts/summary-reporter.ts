@@ -1,11 +1,12 @@
-import type { Reporter, TestModule } from "vitest/node";
+import type { Reporter, SerializedError, TestModule } from "vitest/node";
 
 /**
  * Ends every run with one plain line, `Tests: N passed, N failed, N skipped`, so CI can tell a
- * run that tested nothing from one that passed.
+ * run that tested nothing from one that passed. A file whose set-up failed (its tests then count
+ * as skipped) and an error outside any test each count as one failure.
  */
 export default class SummaryReporter implements Reporter {
-  onTestRunEnd(testModules: readonly TestModule[]) {
+  onTestRunEnd(testModules: readonly TestModule[], unhandledErrors: readonly SerializedError[]) {
     let passed = 0;
     let failed = 0;
     let skipped = 0;
@@ -16,8 +17,10 @@ export default class SummaryReporter implements Reporter {
         else if (state === "failed") failed++;
         else skipped++;
       }
-      if (module.state() === "failed" && [...module.children.allTests()].length === 0) failed++;
+      const testFailed = [...module.children.allTests()].some((test) => test.result().state === "failed");
+      if (module.state() === "failed" && !testFailed) failed++;
     }
+    failed += unhandledErrors.length;
     process.stdout.write(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
 }

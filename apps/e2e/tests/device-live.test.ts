@@ -1,11 +1,8 @@
-import { join } from "node:path";
-import { migrate } from "@ess/server/internal/db/migrate.ts";
-import { openPglite } from "@ess/server/internal/db/pglite.driver.ts";
-import { type ServerProcess, startServerProcess, tempDataDir } from "@ess/server/testing";
-import type { Browser, Page } from "playwright-core";
+import type { ServerProcess } from "@ess/server/testing";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, launchBrowser, screenshot } from "../src/browser.ts";
-import { E2E_ADMIN_PASSWORD } from "../src/console-server.ts";
+import { adminPage, startFleetConsole } from "../src/console-server.ts";
 
 /**
  * The console with two simulated devices reporting every second and one registered device that
@@ -17,21 +14,16 @@ describe.skipIf(!CHROMIUM)("a device's live page in Chromium", () => {
   let url: string;
 
   beforeAll(async () => {
-    const dataDir = tempDataDir("ess-e2e-live-");
-    const db = await openPglite(join(dataDir, "pgdata"));
-    await migrate(db);
-    await db.query("INSERT INTO tenant (id, name) VALUES (1, 'Default') ON CONFLICT (id) DO NOTHING");
-    await db.query(
-      "INSERT INTO device (tenant_id, sn, name, phase_type, time_zone) VALUES (1, 'ESSNEVER01', 'Garage', 2, 'Europe/Rome')",
-    );
-    await db.close();
-    server = startServerProcess({
-      DATA_DIR: dataDir,
-      ESS_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
-      ESS_DEMO_DEVICES: "2",
-      ESS_DEMO_INTERVAL_MS: "1000",
-    });
-    url = await server.ready();
+    ({ url, server } = await startFleetConsole({
+      prefix: "ess-e2e-live-",
+      devices: 2,
+      intervalMs: 1000,
+      seed: async (db) => {
+        await db.query(
+          "INSERT INTO device (tenant_id, sn, name, phase_type, time_zone) VALUES (1, 'ESSNEVER01', 'Garage', 2, 'Europe/Rome')",
+        );
+      },
+    }));
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -39,15 +31,7 @@ describe.skipIf(!CHROMIUM)("a device's live page in Chromium", () => {
     await server?.stop();
   });
 
-  const signedIn = async (): Promise<Page> => {
-    const page = await browser.newPage({ locale: "en-US" });
-    await page.goto(url);
-    await page.getByTestId("login-username").fill("admin");
-    await page.getByTestId("login-password").fill(E2E_ADMIN_PASSWORD);
-    await page.getByTestId("login-submit").click();
-    await page.waitForURL(/#\/wel\/index$/);
-    return page;
-  };
+  const signedIn = () => adminPage(browser, url, { viewport: { width: 1280, height: 720 } });
 
   it("shows a reporting device's values changing as it reports, and a page read answering", async () => {
     const page = await signedIn();

@@ -1,11 +1,8 @@
-import { join } from "node:path";
-import { migrate } from "@ess/server/internal/db/migrate.ts";
-import { openPglite } from "@ess/server/internal/db/pglite.driver.ts";
-import { type ServerProcess, startServerProcess, tempDataDir } from "@ess/server/testing";
+import type { ServerProcess } from "@ess/server/testing";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, launchBrowser, screenshot } from "../src/browser.ts";
-import { E2E_ADMIN_PASSWORD } from "../src/console-server.ts";
+import { adminPage, startFleetConsole } from "../src/console-server.ts";
 
 /**
  * Device management in Chromium, in English and Italian: the data board and its drill-down, the
@@ -19,28 +16,23 @@ describe.skipIf(!CHROMIUM)("device management in Chromium", () => {
   let url: string;
 
   beforeAll(async () => {
-    const dataDir = tempDataDir("ess-e2e-devices-");
-    const db = await openPglite(join(dataDir, "pgdata"));
-    await migrate(db);
-    await db.query("INSERT INTO tenant (id, name) VALUES (1, 'Default') ON CONFLICT (id) DO NOTHING");
-    await db.query(
-      `INSERT INTO device (tenant_id, sn, name, phase_type, time_zone, model, country_code)
-       VALUES (1, 'ESSNEVER01', 'Garage', 2, 'Europe/Rome', 'T10K', 1)`,
-    );
-    await db.query(
-      `INSERT INTO device_energy_daily (device_id, day, first_ts, last_ts, pv_day_last, load_day_last, buy_day_last,
-                                        sell_day_last, charge_day_last, discharge_day_last)
-       SELECT 1, d::date, d, d + interval '23 hours', 20, 14, 3, 7, 5, 4
-         FROM generate_series(current_date - 400, current_date - 1, interval '1 day') d`,
-    );
-    await db.close();
-    server = startServerProcess({
-      DATA_DIR: dataDir,
-      ESS_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
-      ESS_DEMO_DEVICES: "2",
-      ESS_DEMO_INTERVAL_MS: "1000",
-    });
-    url = await server.ready();
+    ({ url, server } = await startFleetConsole({
+      prefix: "ess-e2e-devices-",
+      devices: 2,
+      intervalMs: 1000,
+      seed: async (db) => {
+        await db.query(
+          `INSERT INTO device (tenant_id, sn, name, phase_type, time_zone, model, country_code)
+           VALUES (1, 'ESSNEVER01', 'Garage', 2, 'Europe/Rome', 'T10K', 1)`,
+        );
+        await db.query(
+          `INSERT INTO device_energy_daily (device_id, day, first_ts, last_ts, pv_day_last, load_day_last, buy_day_last,
+                                            sell_day_last, charge_day_last, discharge_day_last)
+           SELECT 1, d::date, d, d + interval '23 hours', 20, 14, 3, 7, 5, 4
+             FROM generate_series(current_date - 400, current_date - 1, interval '1 day') d`,
+        );
+      },
+    }));
     browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {
@@ -48,15 +40,7 @@ describe.skipIf(!CHROMIUM)("device management in Chromium", () => {
     await server?.stop();
   });
 
-  const signedIn = async (locale: "en-US" | "it"): Promise<Page> => {
-    const page = await browser.newPage({ locale, viewport: { width: 1440, height: 1000 } });
-    await page.goto(url);
-    await page.getByTestId("login-username").fill("admin");
-    await page.getByTestId("login-password").fill(E2E_ADMIN_PASSWORD);
-    await page.getByTestId("login-submit").click();
-    await page.waitForURL(/#\/wel\/index$/);
-    return page;
-  };
+  const signedIn = (locale: "en-US" | "it") => adminPage(browser, url, { locale, viewport: { width: 1440, height: 1000 } });
   const rows = (page: Page) => page.getByTestId("devices-table").locator("tbody tr.ant-table-row");
 
   it("reads the data board and opens the offline devices from it, then filters the list (en-US)", async () => {

@@ -1,10 +1,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type ServerProcess, startServerProcess, tempDataDir } from "@ess/server/testing";
-import type { Browser, Page } from "playwright-core";
+import { type ServerProcess, tempDataDir } from "@ess/server/testing";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, launchBrowser, screenshot } from "../src/browser.ts";
-import { E2E_ADMIN_PASSWORD } from "../src/console-server.ts";
+import { adminPage, startFleetConsole } from "../src/console-server.ts";
 import { crudScreen } from "../src/crud-screen.ts";
 
 /**
@@ -16,19 +16,16 @@ describe.skipIf(!CHROMIUM)("firmware versions and an OTA campaign in Chromium", 
   let browser: Browser;
   let server: ServerProcess;
   let url: string;
-  const dataDir = tempDataDir("ess-e2e-ota-");
-  const packageFile = join(dataDir, "mcu-1.45.bin");
+  const packageFile = join(tempDataDir("ess-e2e-ota-package-"), "mcu-1.45.bin");
 
   beforeAll(async () => {
     writeFileSync(packageFile, Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 7) % 251)));
-    server = startServerProcess({
-      DATA_DIR: dataDir,
-      ESS_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
-      ESS_DEMO_DEVICES: "6",
-      ESS_DEMO_INTERVAL_MS: "2000",
-      ESS_OTA_TICK_MS: "300",
-    });
-    url = await server.ready();
+    ({ url, server } = await startFleetConsole({
+      prefix: "ess-e2e-ota-",
+      devices: 6,
+      intervalMs: 2000,
+      env: { ESS_OTA_TICK_MS: "300" },
+    }));
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -36,15 +33,7 @@ describe.skipIf(!CHROMIUM)("firmware versions and an OTA campaign in Chromium", 
     await server?.stop();
   });
 
-  const signedIn = async (): Promise<Page> => {
-    const page = await browser.newPage({ locale: "en-US", viewport: { width: 1440, height: 900 } });
-    await page.goto(url);
-    await page.getByTestId("login-username").fill("admin");
-    await page.getByTestId("login-password").fill(E2E_ADMIN_PASSWORD);
-    await page.getByTestId("login-submit").click();
-    await page.waitForURL(/#\/wel\/index$/);
-    return page;
-  };
+  const signedIn = () => adminPage(browser, url);
 
   it("uploads a version, launches a campaign to the three-phase devices, watches it finish and reads the records", async () => {
     const page = await signedIn();

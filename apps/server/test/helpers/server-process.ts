@@ -71,7 +71,7 @@ export function startServerProcess(env: Record<string, string>): ServerProcess {
     child,
     output: () => out,
     stderr: () => err,
-    ready: (timeoutMs = 60_000) =>
+    ready: (timeoutMs = 120_000) =>
       timeout(
         new Promise<string>((resolve, reject) => {
           const check = () => {

@@ -1,12 +1,11 @@
 import { type Campaign, campaignCreate } from "@ess/contracts";
-import { BCU_IDS, BMS_INDEX_MAX, needsBcuId, needsBmsId } from "@ess/domain";
 import { Progress, Space, Tag } from "antd";
 import { API } from "../../../api/api.ts";
 import { call } from "../../../api/client.ts";
 import { defineCrud, type Values } from "../../../ui/crud/index.ts";
 import { CampaignDevices } from "../components/campaign-devices.tsx";
 import { DevicePreview } from "../components/device-preview.tsx";
-import { firmwareChoices, numberChoices, versionNeeds } from "../components/ota-send.tsx";
+import { firmwareFields } from "../components/firmware-fields.ts";
 import { ScheduleTimes } from "../components/schedule-times.tsx";
 
 const STATE_COLOUR: Record<string, string> = {
@@ -72,24 +71,7 @@ export const campaignsCrud = defineCrud<Campaign>({
     initial: () => ({ times: [new Date().toISOString()], batchSize: 50, batchIntervalS: 60, filter: {} }),
     fields: [
       { name: "name", label: "ota:name", required: true },
-      { name: "versionId", label: "ota:version", kind: "select", required: true, options: firmwareChoices() },
-      {
-        name: "bmsId",
-        label: "ota:bmsId",
-        kind: "select",
-        options: numberChoices(
-          "ota-bms",
-          Array.from({ length: BMS_INDEX_MAX + 1 }, (_, i) => i),
-        ),
-        visible: versionNeeds(needsBmsId),
-      },
-      {
-        name: "bcuId",
-        label: "ota:bcuId",
-        kind: "select",
-        options: numberChoices("ota-bcu", BCU_IDS),
-        visible: versionNeeds(needsBcuId),
-      },
+      ...firmwareFields("versionId"),
       { name: "times", label: "ota:times", required: true, input: (props) => <ScheduleTimes {...props} /> },
       { name: "batchSize", label: "ota:batchSize", kind: "number" },
       { name: "batchIntervalS", label: "ota:batchInterval", kind: "number" },
