@@ -38,7 +38,7 @@ function sizeOf(type: CopyType, value: unknown): number {
  * Encodes rows (values in the order of `types`; null or undefined is SQL NULL) as one binary COPY
  * payload. Timestamps are epoch milliseconds or Dates; integers must be safe integers.
  */
-export function copyBinaryPayload(types: readonly CopyType[], rows: readonly (readonly unknown[])[]): Buffer {
+export function copyBinaryPayload(types: readonly CopyType[], rows: readonly (readonly unknown[])[]): Buffer<ArrayBuffer> {
   let total = SIGNATURE.length + 8 + 2;
   for (const row of rows) {
     total += 2 + 4 * types.length;

@@ -83,7 +83,7 @@ export function copyCommand(
   rows: readonly (readonly unknown[])[],
   source: string,
   types?: readonly CopyType[],
-): { sql: string; payload: string | Buffer } {
+): { sql: string; payload: string | Buffer<ArrayBuffer> } {
   const sql = `COPY ${quoteIdent(table)} (${columns.map(quoteIdent).join(", ")}) FROM ${source}`;
   if (!types) return { sql, payload: copyPayload(rows) };
   if (types.length !== columns.length) throw new Error(`COPY ${table}: ${columns.length} columns, ${types.length} types`);
