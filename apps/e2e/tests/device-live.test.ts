@@ -8,7 +8,7 @@ import { adminPage, startFleetConsole } from "../src/console-server.ts";
  * The console with two simulated devices reporting every second and one registered device that
  * never connects: device 1 (offline), 2 (single phase, Rome), 3 (three phase, Munich).
  */
-describe.skipIf(!CHROMIUM)("a device's live page in Chromium", () => {
+describe.skipIf(!CHROMIUM)("a device's live data on its details page in Chromium", () => {
   let browser: Browser;
   let server: ServerProcess;
   let url: string;
@@ -43,12 +43,16 @@ describe.skipIf(!CHROMIUM)("a device's live page in Chromium", () => {
         if (text.startsWith("MESSAGE") && text.includes("destination:/device/3/live/backOffice")) pushes.push(text);
       }),
     );
+    // An old link to the live page lands on the details page, whose first tab is the live data.
     await page.goto(`${url}#/device/live/3`);
-    await expect.poll(() => page.getByTestId("device-status").textContent(), { timeout: 15_000 }).toBe("Online");
+    await page.waitForURL(/#\/device\/details\/3$/);
+    await expect.poll(() => page.getByTestId("device-online").textContent(), { timeout: 15_000 }).toBe("Online");
     // The tab names the page in the chosen language once the page's labels have arrived.
     await expect
-      .poll(() => page.locator('[data-testid="tab"][data-path="/device/live/3"]').textContent())
-      .toBe("Device live data");
+      .poll(() => page.locator('[data-testid="tab"][data-path="/device/details/3"]').textContent())
+      .toBe("Device details");
+    expect(await page.locator('[data-testid="tab"][data-path="/device/live/3"]').count()).toBe(0);
+    expect(await page.locator('.ant-tabs-tab-active[data-node-key="live"]').textContent()).toBe("Device live data");
     const readingTime = () => page.getByTestId("reading-time").textContent();
     const loadPower = () => page.getByTestId("live-load_power").textContent();
     await expect.poll(readingTime, { timeout: 10_000 }).not.toBe("—");
@@ -68,8 +72,8 @@ describe.skipIf(!CHROMIUM)("a device's live page in Chromium", () => {
 
   it("says the device is offline, on the page and when a page read is asked of it", async () => {
     const page = await signedIn();
-    await page.goto(`${url}#/device/live/1`);
-    await expect.poll(() => page.getByTestId("device-status").textContent(), { timeout: 10_000 }).toBe("Offline");
+    await page.goto(`${url}#/device/details/1`);
+    await expect.poll(() => page.getByTestId("device-online").textContent(), { timeout: 10_000 }).toBe("Offline");
     await expect
       .poll(() => page.getByTestId("device-offline").textContent())
       .toContain("Device offline. The values below are the last ones it sent.");

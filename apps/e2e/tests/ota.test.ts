@@ -105,7 +105,8 @@ describe.skipIf(!CHROMIUM)("firmware versions and an OTA campaign in Chromium", 
     const first = devices.first().locator('[data-testid^="campaign-device-"]');
     const sn = (await first.textContent()) ?? "";
     await first.click();
-    await page.waitForURL(/#\/device\/live\/\d+$/);
+    // It opens the device's details on its upgrade records.
+    await page.waitForURL(/#\/device\/details\/\d+\?tab=upgrades$/);
     await expect.poll(() => page.getByTestId("device-title").isVisible(), { timeout: 10_000 }).toBe(true);
     const records = page.getByTestId("upgrade-records").locator("tr.ant-table-row");
     await expect.poll(() => records.count(), { timeout: 10_000 }).toBe(1);
@@ -115,11 +116,11 @@ describe.skipIf(!CHROMIUM)("firmware versions and an OTA campaign in Chromium", 
     await screenshot(page, "ota-device-records-en-US");
   }, 180_000);
 
-  it("sends an OTA upgrade to one device from its page and shows its progress there", async () => {
+  it("sends an OTA upgrade to one device from its details page and shows its progress there", async () => {
     const page = await signedIn();
     // Device 1 is single phase, outside the three-phase campaign; the version fits any model.
-    await page.goto(`${url}#/device/live/1`);
-    await expect.poll(() => page.getByTestId("device-status").textContent(), { timeout: 15_000 }).toBe("Online");
+    await page.goto(`${url}#/device/details/1?tab=upgrades`);
+    await expect.poll(() => page.getByTestId("device-online").textContent(), { timeout: 15_000 }).toBe("Online");
     await page.getByTestId("ota-send").click();
     await page.getByTestId("ota-send-dialog").waitFor();
     await page.getByTestId("ota-send-dialog-id").click();

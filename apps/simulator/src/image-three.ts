@@ -45,6 +45,8 @@ export function threePhaseBaseline(plant: Plant): Values {
     TP_0X04_4610: spec.batteryModules,
     TP_0X04_5713: 121,
     TP_0X04_32768: 100,
+    // Monitoring program (communication stick) version, 1.30.
+    TP_0X04_32797: 130,
     TP_0X04_32772_32779: "ESS-HYB",
     TP_0X04_32780_32787: `H3-${spec.ratedW / 1000}K`,
     TP_0X04_32788_32795: "ESS Energy",

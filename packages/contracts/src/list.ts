@@ -9,7 +9,7 @@ import { pageQuery } from "./envelope.ts";
 export const SORT_ORDERS = ["asc", "desc"] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
 
-const blankToUndefined = (value: unknown) => (value === "" || value === null ? undefined : value);
+export const blankToUndefined = (value: unknown) => (value === "" || value === null ? undefined : value);
 
 /** An optional text filter (trimmed; matched as a substring unless the route says otherwise). */
 export const textFilter = z.preprocess(blankToUndefined, z.string().trim().max(100).optional());

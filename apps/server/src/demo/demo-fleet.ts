@@ -11,6 +11,12 @@ const SIMULATOR_MAIN = fileURLToPath(new URL("../../../simulator/src/main.ts", i
 
 export const demoSerial = (index: number) => `ESSDEMO${String(index + 1).padStart(5, "0")}`;
 
+/**
+ * How long ago demo device `index` was installed: the fleet grew over the past year, so the data
+ * board's installations per month have something to show. Deterministic, like the sites.
+ */
+export const demoInstallDaysAgo = (index: number) => (index * 47) % 330;
+
 /** The demo fleet's seed: which sites, sizes and batteries its devices get (see the simulator). */
 export const DEMO_SEED = 1;
 
@@ -25,10 +31,11 @@ export async function provisionDemoFleet(db: Db, count: number, dataDir: string,
     const sn = demoSerial(i);
     const site = registrationOf(i, DEMO_SEED);
     const { rows } = await db.query<{ id: number }>(
-      `INSERT INTO device (tenant_id, sn, name, phase_type, time_zone) VALUES ($1, $2, $3, $4, $5)
+      `INSERT INTO device (tenant_id, sn, name, phase_type, time_zone, installed_at)
+       VALUES ($1, $2, $3, $4, $5, date_trunc('day', now()) - make_interval(days => $6))
        ON CONFLICT (sn) WHERE deleted_at IS NULL DO UPDATE SET updated_at = device.updated_at
        RETURNING id`,
-      [PRODUCT.defaultTenantId, sn, `Demo ${i + 1}`, site.phaseType, site.timeZone],
+      [PRODUCT.defaultTenantId, sn, `Demo ${i + 1}`, site.phaseType, site.timeZone, demoInstallDaysAgo(i)],
     );
     devices.push({ sn, secret: await issueDeviceSecret(db, rows[0]?.id as number), index: i });
   }

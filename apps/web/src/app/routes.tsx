@@ -1,6 +1,6 @@
 import { PRODUCT } from "@ess/domain/product.ts";
 import { lazy } from "react";
-import { createHashRouter, Navigate, type RouteObject } from "react-router";
+import { createHashRouter, Navigate, type RouteObject, useParams } from "react-router";
 import { ErrorBoundary } from "../ui/error-boundary.tsx";
 import { Guard } from "./guard.tsx";
 import type { RouteHandle } from "./layout/console-layout.tsx";
@@ -8,7 +8,6 @@ import type { RouteHandle } from "./layout/console-layout.tsx";
 const LoginPage = lazy(() => import("../features/auth/pages/login.page.tsx"));
 const HomePage = lazy(() => import("../features/home/pages/home.page.tsx"));
 const DeviceDetailsPage = lazy(() => import("../features/devices/pages/device-details.page.tsx"));
-const DeviceLivePage = lazy(() => import("../features/device-live/pages/device-live.page.tsx"));
 const DeviceSettingsPage = lazy(() => import("../features/device-settings/pages/device-settings.page.tsx"));
 const ModesPage = lazy(() => import("../features/device-settings/pages/modes.page.tsx"));
 const DisplayConfigPage = lazy(() => import("../features/device-settings/pages/display-config.page.tsx"));
@@ -24,6 +23,11 @@ const NotFoundPage = lazy(() => import("./pages/status.page.tsx").then((m) => ({
 const StatusPage = lazy(() => import("./pages/status.page.tsx").then((m) => ({ default: m.StatusPage })));
 
 const handle = (h: RouteHandle) => h;
+
+/** /device/live/:deviceId, the former live page, now a tab of the device details. */
+function DeviceLiveRedirect() {
+  return <Navigate to={`/device/details/${useParams().deviceId}`} replace />;
+}
 
 /** Hash routes (spec §2). Pages load on demand so the sign-in page stays small. */
 export const routes: RouteObject[] = [
@@ -53,11 +57,8 @@ export const routes: RouteObject[] = [
           { path: "/403", element: <StatusPage code={403} />, handle: handle({ title: "shell:routes.forbidden" }) },
           { path: "/500", element: <StatusPage code={500} />, handle: handle({ title: "shell:routes.serverError" }) },
           { path: "/myiframe/*", element: <IframePage /> },
-          {
-            path: "/device/live/:deviceId",
-            element: <DeviceLivePage />,
-            handle: handle({ title: "deviceLive:title" }),
-          },
+          // The live view is part of the details page now; old links (bookmarks, messages) land there.
+          { path: "/device/live/:deviceId", element: <DeviceLiveRedirect /> },
           {
             path: "/device/settings/:deviceId",
             element: <DeviceSettingsPage />,

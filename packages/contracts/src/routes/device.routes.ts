@@ -1,8 +1,8 @@
-import { BATTERY_TYPES, COUNTRY_CODES, DEVICE_MODEL_CODES, DONGLE_TYPES, SERIAL_RULE } from "@ess/domain";
+import { BATTERY_TYPES, COUNTRY_CODES, DEVICE_MODEL_CODES, DONGLE_TYPES, ENUMS, SERIAL_RULE } from "@ess/domain";
 import { z } from "zod";
 import { instant, optionalText, optionalTimeZone } from "../account-fields.ts";
 import { pageOf } from "../envelope.ts";
-import { idBody, idFilter, idQuery, intFilter, listQuery, textFilter } from "../list.ts";
+import { blankToUndefined, idBody, idFilter, idQuery, intFilter, listQuery, textFilter } from "../list.ts";
 import { defineRoute } from "../route.ts";
 
 const oneOf = <T extends readonly number[]>(values: T, message: string) =>
@@ -96,6 +96,9 @@ export const deviceEdit = z.object({
     .default(0),
 });
 
+/** The catalogue's time zones (enum timeZoneFilter): whole hours from UTC, lowest and highest. */
+const UTC_OFFSETS = [Math.min(...ENUMS.timeZoneFilter.values), Math.max(...ENUMS.timeZoneFilter.values)] as const;
+
 export const DEVICE_SORT = ["id", "sn", "name", "createTime", "lastSeenAt", "ratedPower", "onlineStatus"] as const;
 export const deviceListQuery = listQuery(DEVICE_SORT, {
   name: textFilter,
@@ -106,6 +109,11 @@ export const deviceListQuery = listQuery(DEVICE_SORT, {
   batteryType: intFilter,
   model: textFilter,
   timeZone: textFilter,
+  /**
+   * One of the catalogue's time zones (enum timeZoneFilter, UTC−11 … UTC+13): devices whose zone is
+   * at that many whole hours from UTC now (daylight saving included; Kolkata's +5:30 is East 5).
+   */
+  utcOffset: z.preprocess(blankToUndefined, z.coerce.number().int().min(UTC_OFFSETS[0]).max(UTC_OFFSETS[1]).optional()),
   /** Owner's account name or name (substring). */
   owner: textFilter,
   installerOrgId: idFilter,
@@ -226,12 +234,15 @@ export const deviceRoutes = {
   import: defineRoute({
     method: "POST",
     path: "/admin/lsydevice/importExcel",
-    summary: "Register devices from a CSV file: each row succeeds or fails with its reasons; failed rows change nothing",
+    summary:
+      "Register devices from an Excel (.xlsx) or CSV file: each row succeeds or fails with its reasons; failed rows change nothing",
     tags: ["devices"],
     access: { permission: "device.import" },
     body: z.object({
       fileName: z.string().max(200).default("devices.csv"),
-      /** The file's text (UTF-8, comma or semicolon separated, header row first). */
+      /** csv: the file's text; xlsx: the workbook's bytes in base64 (its first sheet is read). */
+      format: z.enum(["csv", "xlsx"]).default("csv"),
+      /** The file (UTF-8 text, comma or semicolon separated; or base64), header row first. */
       content: z.string().min(1, { message: "devices:importEmpty" }).max(900_000),
       orgId: z.number().int().min(1).nullable().default(null),
     }),

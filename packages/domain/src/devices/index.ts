@@ -1,2 +1,3 @@
 export * from "./energy.ts";
+export * from "./firmware.ts";
 export * from "./models.ts";

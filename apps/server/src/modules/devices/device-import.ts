@@ -4,7 +4,6 @@ import type { Db } from "../../db/db.ts";
 import { fieldMessage } from "../../http/error-handler.ts";
 import { ValidationError } from "../../http/errors.ts";
 import type { Translate } from "../../i18n/translator.ts";
-import { readCsv } from "./csv-read.ts";
 import { insertDevice } from "./device.service.ts";
 
 const NUMERIC = new Set(["dongleType", "batteryType", "countryCode", "ratedPower", "loadCapacity"]);
@@ -16,7 +15,7 @@ export function importTemplate(): string {
 }
 
 /**
- * Registers the devices of an import file. Every row is checked on its own (schema, known model,
+ * Registers the devices of an import file (its rows of cells, CSV or Excel). Every row is checked on its own (schema, known model,
  * serial number not registered and not repeated in the file) and reported with its reasons;
  * the rows that pass are inserted in one transaction, a serial number registered meanwhile
  * turning its row into a failure. A failed row changes nothing, and importing the same file again
@@ -26,9 +25,8 @@ export async function importDevices(
   db: Db,
   t: Translate,
   target: { tenantId: number; orgId: number | null },
-  content: string,
+  table: readonly string[][],
 ): Promise<ImportResult> {
-  const table = readCsv(content);
   const header = (table[0] ?? []).map((h) => h.trim());
   const missing = ["sn", "name", "model"].filter((c) => !header.includes(c));
   if (missing.length > 0) {

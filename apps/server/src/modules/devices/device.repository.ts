@@ -80,6 +80,9 @@ export function deviceFilters(scope: DataScope, q: DeviceListFilters): Sql {
       q.batteryType !== undefined && sql`d.battery_type = ${q.batteryType}`,
       q.model !== undefined && sql`d.model ILIKE ${like(q.model)}`,
       q.timeZone !== undefined && sql`d.time_zone ILIKE ${like(q.timeZone)}`,
+      // The zones now at that many whole hours from UTC: the original's "East 8" is Shanghai and Perth.
+      q.utcOffset !== undefined &&
+        sql`d.time_zone IN (SELECT name FROM pg_timezone_names WHERE trunc(extract(epoch FROM utc_offset) / 3600) = ${q.utcOffset})`,
       q.owner !== undefined &&
         sql`d.owner_user_id IN (SELECT id FROM sys_user WHERE username ILIKE ${like(q.owner)} OR name ILIKE ${like(q.owner)})`,
       q.installerOrgId !== undefined && sql`d.installer_org_id = ${q.installerOrgId}`,

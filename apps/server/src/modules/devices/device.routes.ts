@@ -7,6 +7,7 @@ import { fetchPage, orderBy } from "../../http/paging.ts";
 import { bindRoute } from "../../http/route.ts";
 import { dataScope } from "../scope/data-scope.ts";
 import { toCsv } from "../users/csv.ts";
+import { readCsv } from "./csv-read.ts";
 import {
   DEVICE_FROM,
   DEVICE_SELECT,
@@ -18,6 +19,7 @@ import {
 } from "./device.repository.ts";
 import { createDeviceService } from "./device.service.ts";
 import { importDevices, importTemplate } from "./device-import.ts";
+import { readXlsx } from "./xlsx-read.ts";
 
 const EXPORT_LIMIT = 100_000;
 const EXPORT_COLUMNS = [
@@ -127,7 +129,9 @@ export function registerDeviceRoutes(app: FastifyInstance, db: Db) {
       if (!rows[0]) throw notFound();
       orgId = rows[0].id;
     }
-    return importDevices(db, request.t, { tenantId: auth.tenantId, orgId }, input.body.content);
+    const { format, content } = input.body;
+    const table = format === "xlsx" ? await readXlsx(Buffer.from(content, "base64")) : readCsv(content);
+    return importDevices(db, request.t, { tenantId: auth.tenantId, orgId }, table);
   });
 
   bindRoute(app, API.device.installers, async ({ auth }) => {

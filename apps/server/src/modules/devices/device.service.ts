@@ -130,17 +130,22 @@ export function createDeviceService(db: Db) {
               AND o.deleted_at IS NULL AND ${scope.organisations("o")}`,
       );
       if (!org) throw notFound();
-      await db.query("UPDATE device SET installer_org_id = $2, installed_at = now(), updated_at = now() WHERE id = $1", [
-        id,
-        installerOrgId,
-      ]);
+      await db.query(
+        // The installation date is the earlier of the installer's binding and the first connection.
+        "UPDATE device SET installer_org_id = $2, installed_at = coalesce(installed_at, now()), updated_at = now() WHERE id = $1",
+        [id, installerOrgId],
+      );
       return inScope(scope, id);
     },
 
     async unbindInstaller(scope: DataScope, id: number) {
       const device = await inScope(scope, id);
       if (device.installer_org_id === null) throw business("devices:noInstallerBound");
-      await db.query("UPDATE device SET installer_org_id = NULL, installed_at = NULL, updated_at = now() WHERE id = $1", [id]);
+      await db.query(
+        // The device stays installed where it is: unbinding the installer keeps its installation date.
+        "UPDATE device SET installer_org_id = NULL, updated_at = now() WHERE id = $1",
+        [id],
+      );
     },
 
     async bindUser(scope: DataScope, id: number, userId: number) {

@@ -1,10 +1,12 @@
 import { decodeValues, frameFromStored, unpackZeroRuns } from "@ess/contracts";
-import { versionFromRegister } from "@ess/domain";
+import { FIRMWARE_VERSION_REGISTERS, versionFromRegister } from "@ess/domain";
 import type { Queryable } from "../../db/db.ts";
 
 /** The firmware type whose version the devices report in every reading (MCU), and where. */
 export const REPORTED_TYPE = 3;
-const VERSION_REGISTERS = ["TP_0X04_1", "mcuSoftwareVersion"];
+const VERSION_REGISTERS = [FIRMWARE_VERSION_REGISTERS.three.mcu, FIRMWARE_VERSION_REGISTERS.single.mcu].filter(
+  (r): r is string => r !== null,
+);
 
 /**
  * The MCU version each device shows in its newest reading (three-phase TP_0X04_1, single-phase

@@ -8,15 +8,21 @@ import {
   productOfFrame,
   rawWords,
 } from "@ess/contracts";
-import { ALARM_WORD_REGISTERS } from "@ess/domain";
+import { ALARM_WORD_REGISTERS, FIRMWARE_VERSION_REGISTERS, firmwareVersionsOf } from "@ess/domain";
 import type { Db } from "../../db/db.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import type { DeviceDirectory, DeviceRef } from "./device-directory.ts";
+import { createFirmwareVersionKeeper } from "./firmware-versions.ts";
 import { utcDay } from "./local-day.ts";
 import type { Log } from "./log.ts";
 import { createThrottledLog } from "./log.ts";
 import type { PartitionKeeper } from "./partitions.ts";
-import { RepeatedReadingError, type StoredFrame, writeFrames } from "./telemetry-writer.ts";
+import { newestPerDevice, RepeatedReadingError, type StoredFrame, writeFrames } from "./telemetry-writer.ts";
+
+const VERSION_REGISTERS = {
+  single: Object.values(FIRMWARE_VERSION_REGISTERS.single).filter((r) => r !== null),
+  three: Object.values(FIRMWARE_VERSION_REGISTERS.three).filter((r) => r !== null),
+};
 
 /** Readings from further ahead than this are refused: a device clock that far off is wrong. */
 const MAX_FUTURE_MS = 10 * 60_000;
@@ -27,6 +33,12 @@ interface Pending {
   receivedAt: number;
   resolve(): void;
   reject(error: Error): void;
+}
+
+/** The firmware versions a reading reports, read from their raw words only. */
+function versionsOf(frame: ReturnType<typeof decodeFrame>, product: "single" | "three") {
+  const words = rawWords(frame, VERSION_REGISTERS[product]);
+  return firmwareVersionsOf(product, (register) => words.get(register));
 }
 
 export class IngestStoppedError extends Error {}
@@ -64,6 +76,7 @@ export function createTelemetryIngest(deps: {
   const concurrency = deps.concurrency ?? 2;
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
+  const firmware = createFirmwareVersionKeeper();
 
   const refuse = (p: Pending, outcome: string, detail: Record<string, unknown>) => {
     deps.metrics.ingestFrames.inc({ outcome });
@@ -115,6 +128,7 @@ export function createTelemetryIngest(deps: {
           words: rawWords(frame, ALARM_WORD_REGISTERS[product]),
           blocks: packZeroRuns(p.payload.subarray(FRAME_HEADER_BYTES)),
           invalid: check.invalid.length > 0 ? check.invalid : null,
+          versions: versionsOf(frame, product),
         });
         acceptedFrom.push(p);
       } catch (error) {
@@ -126,11 +140,20 @@ export function createTelemetryIngest(deps: {
     if (accepted.length === 0) return;
     await deps.partitions.ensure(new Set(accepted.map((f) => utcDay(f.ts))));
     const started = performance.now();
-    const write = (mayRepeat: boolean) => deps.db.transaction((tx) => writeFrames(tx, accepted, { mayRepeat }));
+    const versionRows = firmware.changed(
+      newestPerDevice(accepted).map((f) => ({ deviceId: f.device.id, versions: f.versions ?? {} })),
+    );
+    const write = (mayRepeat: boolean) =>
+      deps.db.transaction(async (tx) => {
+        const written = await writeFrames(tx, accepted, { mayRepeat });
+        await firmware.write(tx, versionRows);
+        return written;
+      });
     const { duplicates } = await write(false).catch((error: unknown) => {
       if (error instanceof RepeatedReadingError) return write(true);
       throw error;
     });
+    firmware.remember(versionRows);
     deps.metrics.ingestBatchSeconds.observe((performance.now() - started) / 1000);
     deps.metrics.ingestFrames.inc({ outcome: "stored" }, accepted.length - duplicates);
     if (duplicates > 0) deps.metrics.ingestFrames.inc({ outcome: "duplicate" }, duplicates);

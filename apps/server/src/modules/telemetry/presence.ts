@@ -41,6 +41,8 @@ export function createPresence(deps: {
          SELECT id, online_status FROM device WHERE id = ANY($1::bigint[]) AND deleted_at IS NULL FOR UPDATE),
        upd AS (
          UPDATE device d SET last_seen_at = $2,
+                -- A device without an installation date gets its first connection's (spec §3 Device).
+                installed_at = coalesce(d.installed_at, $2),
                 online_status = CASE WHEN prev.online_status = 0 THEN 1 ELSE prev.online_status END,
                 online_changed_at = CASE WHEN prev.online_status = 0 THEN $2 ELSE d.online_changed_at END
            FROM prev WHERE d.id = prev.id

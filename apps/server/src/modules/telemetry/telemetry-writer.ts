@@ -2,6 +2,7 @@ import { ENERGY_COUNTERS, KEY_QUANTITIES } from "@ess/domain";
 import type { CopyType } from "../../db/copy-binary.ts";
 import type { Tx } from "../../db/db.ts";
 import type { DeviceRef } from "./device-directory.ts";
+import type { ReportedVersions } from "./firmware-versions.ts";
 import { localDay } from "./local-day.ts";
 
 /** One validated reading, ready to store. */
@@ -18,6 +19,8 @@ export interface StoredFrame {
   invalid: string[] | null;
   /** The alarm and status words of the frame (domain ALARM_WORD_REGISTERS), for alarm detection. */
   words?: ReadonlyMap<string, number>;
+  /** The firmware versions the reading carries (domain FIRMWARE_VERSION_REGISTERS). */
+  versions?: ReportedVersions;
 }
 
 const KQ_COLUMNS = KEY_QUANTITIES.map((k) => k.column);
@@ -92,7 +95,7 @@ function historyColumns(frames: readonly StoredFrame[]): unknown[][] {
  * The newest frame of each device, in device order: concurrent batches then lock the rows of
  * device_latest in the same order and cannot deadlock.
  */
-function newestPerDevice(frames: readonly StoredFrame[]): StoredFrame[] {
+export function newestPerDevice(frames: readonly StoredFrame[]): StoredFrame[] {
   const newest = new Map<number, StoredFrame>();
   for (const f of frames) {
     const seen = newest.get(f.device.id);

@@ -1,4 +1,5 @@
-import { App, Button, Space } from "antd";
+import { DownOutlined } from "@ant-design/icons";
+import { App, Button, Dropdown, Space } from "antd";
 import type { TFunction } from "i18next";
 import { call } from "../../api/client.ts";
 import { useCan } from "./can.ts";
@@ -67,20 +68,42 @@ export function RowActions<R extends { id: number }>({
     });
 
   const shown = actions.filter((a) => can(a.permission) && (!a.visible || a.visible(record)));
+  const primary = config.rowButtons;
+  const buttons = primary ? shown.filter((a) => primary.includes(a.key)) : shown;
+  const more = primary ? shown.filter((a) => !primary.includes(a.key)) : [];
+  const act = (action: RowAction<R>) => (action.form ? openForm(action.key, record) : confirmRun(action));
   return (
     <Space size={0} wrap>
-      {shown.map((action) => (
+      {buttons.map((action) => (
         <Button
           key={action.key}
           type="link"
           size="small"
           danger={action.danger}
           data-testid={`${config.id}-${action.key}`}
-          onClick={() => (action.form ? openForm(action.key, record) : confirmRun(action))}
+          onClick={() => act(action)}
         >
           {t(text(action.label, record))}
         </Button>
       ))}
+      {more.length > 0 && (
+        <Dropdown
+          trigger={["click"]}
+          menu={{
+            items: more.map((action) => ({
+              key: action.key,
+              danger: action.danger,
+              // The same test id as the button it would otherwise be.
+              label: <span data-testid={`${config.id}-${action.key}`}>{t(text(action.label, record))}</span>,
+              onClick: () => act(action),
+            })),
+          }}
+        >
+          <Button type="link" size="small" data-testid={`${config.id}-more`}>
+            {t("crud:more")} <DownOutlined />
+          </Button>
+        </Dropdown>
+      )}
     </Space>
   );
 }

@@ -141,6 +141,11 @@ export interface CrudConfig<R extends { id: number }> {
   expand?: (record: R, t: TFunction) => ReactNode;
   /** Width of the actions column. */
   actionsWidth?: number;
+  /**
+   * The row actions shown as buttons (keys, including "edit" and "delete"); the others go in the
+   * row's "more" menu. Without it every action is a button.
+   */
+  rowButtons?: readonly string[];
   /** Reloads the list this often (ms) while it is shown: progress that moves on the server. */
   refetchMs?: number;
 }

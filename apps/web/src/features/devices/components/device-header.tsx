@@ -1,14 +1,7 @@
 import type { DeviceRecord } from "@ess/contracts";
+import { FIRMWARE_VERSION_REGISTERS, type FirmwarePart, versionFromRegister } from "@ess/domain";
 import { Card, Descriptions, Space, Tag, Typography } from "antd";
 import { useTranslation } from "react-i18next";
-
-/** Version registers per part (three phase, single phase), read when the registration holds none. */
-const VERSION_REGISTERS = {
-  dongle: ["TP_0X04_32797"],
-  mcu: ["TP_0X04_1", "mcuSoftwareVersion"],
-  dsp: ["TP_0X04_1036", "dspSoftwareVersion"],
-  battery: ["TP_0X04_5713", "softwareVersion"],
-} as const;
 
 const STATUS_COLOUR = { 0: "green", 1: "gold", 2: "default", 3: "red" } as const;
 
@@ -25,10 +18,12 @@ export function DeviceHeader({
   const { t, i18n } = useTranslation(["devices", "enums"]);
   const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString(i18n.language) : "—");
   const status = onlineStatus === 0 ? 2 : device.status === 2 ? 0 : device.status;
-  const reported = (part: keyof typeof VERSION_REGISTERS) => {
-    for (const id of VERSION_REGISTERS[part]) {
-      const value = values?.[id];
-      if (typeof value === "number" && value > 0) return (value / 100).toFixed(2);
+  // The newest reading's own versions, for a record written before the device first reported them.
+  const reported = (part: FirmwarePart) => {
+    for (const product of ["three", "single"] as const) {
+      const id = FIRMWARE_VERSION_REGISTERS[product][part];
+      const value = id ? values?.[id] : undefined;
+      if (typeof value === "number" && value > 0) return versionFromRegister(value);
     }
     return "";
   };

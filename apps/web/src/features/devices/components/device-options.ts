@@ -1,4 +1,4 @@
-import { COUNTRY_CODES, DEVICE_MODEL_CODES } from "@ess/domain";
+import { COUNTRY_CODES, DEVICE_MODEL_CODES, ENUMS } from "@ess/domain";
 import { API } from "../../../api/api.ts";
 import { call } from "../../../api/client.ts";
 import type { OptionSource } from "../../../ui/crud/index.ts";
@@ -12,6 +12,8 @@ export const DEVICE_OPTIONS = {
   batteryType: { values: [0, 1, 2], labelKey: "enums:hvBatteryType" },
   dongleType: { values: [0, 1], labelKey: "enums:dongleType" },
   countryCode: { values: COUNTRY_CODES, labelKey: "enums:countryCodeFilter" },
+  // Every time zone of the catalogue, west to east.
+  utcOffset: { values: [...ENUMS.timeZoneFilter.values].sort((a, b) => a - b), labelKey: "enums:timeZoneFilter" },
   // Model codes are product names: the same in every language.
   model: { key: "device-models", load: async () => DEVICE_MODEL_CODES.map((code) => ({ value: code, label: code })) },
   installers: {

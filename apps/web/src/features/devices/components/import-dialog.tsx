@@ -8,8 +8,20 @@ import { API } from "../../../api/api.ts";
 import { call } from "../../../api/client.ts";
 import { downloadExport } from "../../../ui/crud/index.ts";
 
+const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+/** An Excel workbook goes as its bytes in base64, a CSV file as its text. */
+async function importBody(file: File) {
+  if (!/\.xlsx$/i.test(file.name) && file.type !== XLSX_TYPE)
+    return { fileName: file.name, format: "csv" as const, content: await file.text() };
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return { fileName: file.name, format: "xlsx" as const, content: btoa(binary) };
+}
+
 /**
- * Batch import: download the template, choose a CSV file, and read every row's outcome
+ * Batch import: download the template, choose an Excel (.xlsx) or CSV file, and read every row's outcome
  * (succeeded, or failed with its reasons). Failed rows change nothing; the file may be sent again.
  */
 export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -24,7 +36,7 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
     setBusy(true);
     setError(null);
     try {
-      const answer = await call(API.device.import, { body: { fileName: file.name, content: await file.text() } });
+      const answer = await call(API.device.import, { body: await importBody(file) });
       setResult(answer);
       void message[answer.failed === 0 ? "success" : "warning"](
         t("import.summary", { succeeded: answer.succeeded, failed: answer.failed }),
@@ -60,7 +72,7 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
           {t("import.template")}
         </Button>
         <Upload
-          accept=".csv,text/csv"
+          accept={`.xlsx,.csv,text/csv,${XLSX_TYPE}`}
           showUploadList={false}
           beforeUpload={(file) => {
             void send(file);

@@ -1,7 +1,7 @@
 import { Result, Space, Spin, Tabs } from "antd";
 import { Suspense } from "react";
 import { useTranslation } from "react-i18next";
-import { useParams } from "react-router";
+import { useParams, useSearchParams } from "react-router";
 import { ApiError } from "../../../api/client.ts";
 import { useCan } from "../../../ui/crud/index.ts";
 import { PageLoading } from "../../../ui/page-loading.tsx";
@@ -18,6 +18,8 @@ import { useDevice, useDeviceValues } from "../hooks/use-device.ts";
  */
 export default function DeviceDetailsPage() {
   const deviceId = Number(useParams().deviceId);
+  // ?tab=<key> opens that tab (a campaign's device opens on its upgrade records).
+  const [params] = useSearchParams();
   const namespaces = ["devices", "enums", "errors", ...new Set(DEVICE_TABS.flatMap((tab) => tab.ns ?? []))];
   const { t } = useTranslation(namespaces);
   const can = useCan();
@@ -39,6 +41,7 @@ export default function DeviceDetailsPage() {
       <EnergyFlow live={live.data} loading={live.isPending} />
       <Tabs
         data-testid="device-tabs"
+        defaultActiveKey={tabs.some((tab) => tab.key === params.get("tab")) ? (params.get("tab") as string) : undefined}
         destroyOnHidden
         items={tabs.map((tab) => ({
           key: tab.key,

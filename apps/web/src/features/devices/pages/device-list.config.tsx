@@ -80,7 +80,11 @@ export const DEVICE_COLUMNS: ColumnDef<DeviceRecord>[] = [
   { key: "ownerName", title: col("owner") },
   { key: "installerName", title: col("installer") },
   { key: "orgName", title: col("seller") },
-  { key: "versions.mcu", title: col("firmwareVersion") },
+  // One column per firmware part, as the devices report them (see the header's versions).
+  { key: "versions.dongle", title: "devices:header.dongleVersion" },
+  { key: "versions.mcu", title: "devices:header.mcuVersion" },
+  { key: "versions.dsp", title: "devices:header.dspVersion" },
+  { key: "versions.battery", title: "devices:header.batteryVersion" },
   { key: "installedAt", title: col("installedAt"), kind: "time" },
   { key: "createTime", title: col("createTime"), kind: "time", sortable: true },
 ];
@@ -98,7 +102,7 @@ export const deviceList = defineCrud<DeviceRecord>({
     { name: "phaseType", label: col("phaseType"), kind: "select", options: O.phaseType },
     { name: "batteryType", label: col("batteryType"), kind: "select", options: O.batteryType },
     { name: "model", label: col("model"), kind: "select", options: O.model },
-    { name: "timeZone", label: col("timeZone"), kind: "timeZone" },
+    { name: "utcOffset", label: col("timeZone"), kind: "select", options: O.utcOffset },
     { name: "owner", label: col("owner") },
     { name: "installerOrgId", label: col("installer"), kind: "select", options: O.installers },
     { name: "orgId", label: col("seller"), kind: "select", options: O.sellers },
@@ -179,5 +183,7 @@ export const deviceList = defineCrud<DeviceRecord>({
     { key: "renameInstaller", label: "devices:rename.installer", permission: "device.rename", form: rename("installer") },
   ],
   export: { route: API.device.export, permission: "device.export", fileName: "devices.csv" },
-  actionsWidth: 320,
+  // Binding and renaming are in the row's "more" menu.
+  rowButtons: ["edit", "delete"],
+  actionsWidth: 200,
 });

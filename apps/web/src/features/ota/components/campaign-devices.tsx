@@ -49,7 +49,7 @@ export function CampaignDevices({ campaignId }: { campaignId: number }) {
             key: "sn",
             title: t("ota:sn"),
             render: (_, r) => (
-              <a href={`#/device/live/${r.deviceId}`} data-testid={`campaign-device-${r.sn}`}>
+              <a href={`#/device/details/${r.deviceId}?tab=upgrades`} data-testid={`campaign-device-${r.sn}`}>
                 {r.sn}
               </a>
             ),
