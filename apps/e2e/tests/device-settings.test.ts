@@ -1,9 +1,7 @@
-import { provisionDemoFleet, startSimulator } from "@ess/server/internal/demo/demo-fleet.ts";
-import { tempDataDir } from "@ess/server/testing";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM, launchBrowser, screenshot } from "../src/browser.ts";
-import { signIn, startShellConsole } from "../src/shell-fixture.ts";
+import { CHROMIUM, screenshot } from "../src/browser.ts";
+import { startSettingsFleet } from "../src/demo-fleet-fixture.ts";
 
 /**
  * The device settings panel (its own route, /device/settings/:id) against two simulated devices
@@ -11,43 +9,21 @@ import { signIn, startShellConsole } from "../src/shell-fixture.ts";
  * overlapping quarters refused with the spec's message, prices edited and revenue following them.
  */
 describe.skipIf(!CHROMIUM)("device settings in Chromium", () => {
-  let browser: Browser;
-  let console_: Awaited<ReturnType<typeof startShellConsole>>;
+  let fleet: Awaited<ReturnType<typeof startSettingsFleet>>;
   let threePhase = 0;
-  let simulator: { stop(): Promise<void> } | undefined;
 
-  const db = () => console_.runtime.db;
-  const open = async (deviceId: number, tab: string): Promise<Page> => {
-    const page = await browser.newPage({ locale: "en-US", timezoneId: "UTC", viewport: { width: 1400, height: 1000 } });
-    await signIn(page, console_.url);
-    await page.goto(`${console_.url}#/device/settings/${deviceId}`);
-    await page.getByTestId(`settings-tab-${tab}`).click();
-    return page;
-  };
+  const db = () => fleet.db();
+  const open = (deviceId: number, tab: string) => fleet.open(deviceId, tab);
   const field = (page: Page, id: string) => page.getByTestId(`setting-${id}`).locator("input");
   const writes = async (deviceId: number) =>
     (await db().query<{ n: number }>("SELECT count(*)::int AS n FROM device_write WHERE device_id = $1", [deviceId])).rows[0]?.n;
 
   beforeAll(async () => {
-    const dataDir = tempDataDir("ess-e2e-settings-");
-    console_ = await startShellConsole({ DATA_DIR: dataDir });
-    // The demo fleet as `npm start` runs it: two devices in a simulator process, reporting every 2 s.
-    const fleet = await provisionDemoFleet(db(), 2, dataDir, console_.runtime.brokerUrl);
-    simulator = startSimulator(fleet, () => undefined, 2000);
+    fleet = await startSettingsFleet("ess-e2e-settings-", 2);
     // The demo fleet's three-phase device, once it has reported.
-    for (let i = 0; i < 60 && !threePhase; i++) {
-      const { rows } = await db().query<{ id: number }>("SELECT id FROM device WHERE phase_type = 2 AND online_status = 1");
-      if (rows[0]) threePhase = rows[0].id;
-      else await new Promise((r) => setTimeout(r, 500));
-    }
-    if (!threePhase) throw new Error("the demo three-phase device did not come online");
-    browser = await launchBrowser();
+    threePhase = await fleet.onlineDevice(2);
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await simulator?.stop();
-    await console_?.stop();
-  });
+  afterAll(() => fleet?.stop());
 
   it("changes a battery setting and sees it acknowledged in the change records", async () => {
     const page = await open(threePhase, "48");

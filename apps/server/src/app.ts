@@ -196,8 +196,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     queueTtlMs: writeOptions.queueTtlMs,
   });
   registerVisibilityRoutes(app, { db: deps.db });
-  registerSelfCheckRoutes(app, { db: deps.db, writer });
-  registerGeneratorRoutes(app, { db: deps.db });
+  registerSelfCheckRoutes(app, { db: deps.db, writer, requests: deps.telemetry?.requests ?? null });
+  registerGeneratorRoutes(app, { db: deps.db, writer, queueTtlMs: writeOptions.queueTtlMs });
   registerModeRoutes(app, { db: deps.db });
   registerTariffRoutes(app, { db: deps.db });
   registerFaultRoutes(app, { db: deps.db, faults: deps.faults ?? null });

@@ -7,7 +7,15 @@ import {
   type RegisterBlock,
   telemetryLayout,
 } from "@ess/contracts";
-import { CATALOGUE_PAGES, ENUMS, getRegister, isEnumName, isValidValue, requiresStandby } from "@ess/domain";
+import {
+  CATALOGUE_PAGES,
+  ENUMS,
+  getRegister,
+  isEnumName,
+  isValidValue,
+  requiresStandby,
+  SELF_CHECK_REGISTERS,
+} from "@ess/domain";
 import type { DeviceCondition } from "./device-status.ts";
 import { FaultInjector } from "./faults.ts";
 import { singlePhaseBaseline, singlePhaseReadings, singlePhaseSettings } from "./image-single.ts";
@@ -33,8 +41,8 @@ const ACTION_REGISTERS: Record<string, number> = {
   shutdownCommand: 1,
 };
 
-/** Writing 1 here starts the self-check (three-phase), which lasts this long. */
-const SELF_CHECK_START = "TP_0X03_58";
+/** Writing 1 to a model's start register starts the self-check, which lasts this long. */
+const SELF_CHECK_STARTS = new Set<string>([SELF_CHECK_REGISTERS.three.start, SELF_CHECK_REGISTERS.single.start]);
 const SELF_CHECK_MS = 20_000;
 
 export interface CommandOutcome {
@@ -122,6 +130,8 @@ export class DeviceBrain {
     // A self-check takes its time, then fails if the device is in fault, else completes.
     if (this.condition.selfCheck === 1 && at >= this.condition.selfCheckUntil) {
       this.condition.selfCheck = this.condition.faultLevel === 2 ? 2 : 3;
+      // Single-phase models clear their start register when the check ends (they report no state).
+      if (this.product === "single") this.settings[SELF_CHECK_REGISTERS.single.start] = 0;
     }
     const settings = this.plantSettings();
     if (this.product === "three") threePhaseReadings(this.readings, this.plant, settings, this.condition);
@@ -175,7 +185,7 @@ export class DeviceBrain {
         continue;
       }
       this.settings[id] = value;
-      if (id === SELF_CHECK_START && value === 1) {
+      if (SELF_CHECK_STARTS.has(id) && value === 1) {
         this.condition.selfCheck = 1;
         this.condition.selfCheckUntil = at + SELF_CHECK_MS;
       }

@@ -123,6 +123,7 @@ export const SAMPLES: Record<string, Sample> = {
     },
   },
   "tariff.ofDevice": { refs: { device: (deviceId) => ({ query: { deviceId } }) } },
+  "tariff.clearProfit": { refs: { device: (deviceId) => ({ body: { deviceId } }) } },
   "tariff.revenue": { refs: { device: (deviceId) => ({ query: { deviceId, startDate: "2026-03-01", endDate: "2026-03-02" } }) } },
   // Device alarms: a device named by deviceId (lists narrowed to it, the status labels, hide/delete).
   "alarm.page": { refs: { device: (deviceId) => ({ query: { deviceId } }) } },

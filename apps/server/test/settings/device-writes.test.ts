@@ -61,14 +61,27 @@ describe("device writes against the simulator", () => {
     const before = d.sim.brain.settings.TP_0X03_1047;
     const target = before === 1 ? 0 : 1;
 
-    const running = await call<Rec>("POST", "/admin/param/set/update", { deviceId: d.id, values: { TP_0X03_1047: target } });
-    expect(running.status).toBe(200);
-    expect(running.body.data).toMatchObject({ state: "refused", refusal: "needsStandby" });
-    expect(running.body.data.refusalText).toMatch(/standby/);
+    // The newest reading says the device runs: refused before anything is recorded or sent.
+    const running = await call<null>("POST", "/admin/param/set/update", { deviceId: d.id, values: { TP_0X03_1047: target } });
+    expect(running.status).toBe(400);
+    expect(running.body.msg).toMatch(
+      /^Battery Type Setting can be changed only in standby or when switched off; the device is now in “(Grid operation|Battery grid connection|PV grid connection|PV battery grid connection)”/,
+    );
+    const zhRunning = await call<null>(
+      "POST",
+      "/admin/param/set/update",
+      { deviceId: d.id, values: { TP_0X03_1047: target } },
+      {
+        language: "zh-CN",
+      },
+    );
+    expect(zhRunning.body.msg).toContain("只能在待机或关机状态下修改");
+    expect(await writesOf(d.id)).toBe(0);
     expect(d.sim.brain.settings.TP_0X03_1047).toBe(before);
 
     const off = await call<Rec>("POST", "/admin/param/set/command", { deviceId: d.id, command: 1 });
     expect(off.body.data.state).toBe("acknowledged");
+    await d.sim.publishFrame();
     const standby = await call<Rec>("POST", "/admin/param/set/update", { deviceId: d.id, values: { TP_0X03_1047: target } });
     expect(standby.body.data).toMatchObject({
       state: "acknowledged",
@@ -76,12 +89,42 @@ describe("device writes against the simulator", () => {
     });
     expect(d.sim.brain.settings.TP_0X03_1047).toBe(target);
 
+    // Switched on at the device after its last reading: the device itself refuses, and the record says why.
+    d.sim.brain.condition.running = true;
+    const refused = await call<Rec>("POST", "/admin/param/set/update", { deviceId: d.id, values: { TP_0X03_1047: before } });
+    expect(refused.status).toBe(200);
+    expect(refused.body.data).toMatchObject({ state: "refused", refusal: "needsStandby" });
+    expect(refused.body.data.refusalText).toMatch(/standby/);
+    expect(d.sim.brain.settings.TP_0X03_1047).toBe(target);
+
     const records = await call<{ records: Rec[]; total: number }>("GET", `/admin/param/set/records?deviceId=${d.id}`);
-    expect(records.body.data.records.map((r) => r.state)).toEqual(["acknowledged", "acknowledged", "refused"]);
+    expect(records.body.data.records.map((r) => r.state)).toEqual(["refused", "acknowledged", "acknowledged"]);
     const zh = await call<{ records: Rec[] }>("GET", `/admin/param/set/records?deviceId=${d.id}&kind=setting`, undefined, {
       language: "zh-CN",
     });
-    expect(zh.body.data.records[1]?.refusalText).toContain("待机");
+    expect(zh.body.data.records[0]?.refusalText).toContain("待机");
+  });
+
+  it("refuses a standby-only setting in bulk, unsent, to the devices whose reading says they run", async () => {
+    const running = await connected("BSR");
+    const standby = await connected("BSS");
+    await call<Rec>("POST", "/admin/param/set/command", { deviceId: standby.id, command: 1 });
+    await standby.sim.publishFrame();
+    const before = running.sim.brain.settings.TP_0X03_1047;
+    const target = before === 1 ? 0 : 1;
+    const started = await call<{ bulkId: number }>("POST", "/admin/param/set/bulk", {
+      filter: { deviceIds: [running.id, standby.id] },
+      values: { TP_0X03_1047: target },
+    });
+    type Outcome = { records: (Rec & { deviceId: number; sentAt: number | null })[]; counts: Record<string, number> };
+    const outcome = async () =>
+      (await call<Outcome>("GET", `/admin/param/set/bulk/outcome?bulkId=${started.body.data.bulkId}`)).body.data;
+    await expect.poll(async () => (await outcome()).counts, { timeout: 10_000 }).toEqual({ acknowledged: 1, refused: 1 });
+    const refused = (await outcome()).records.find((r) => r.deviceId === running.id);
+    expect(refused).toMatchObject({ state: "refused", refusal: "needsStandby", sentAt: null });
+    expect(refused?.refusalText).toMatch(/standby/);
+    expect(running.sim.brain.settings.TP_0X03_1047).toBe(before);
+    expect(standby.sim.brain.settings.TP_0X03_1047).toBe(target);
   });
 
   it("says Device is Offline unless asked to queue; a queued change is applied when the device returns", async () => {
@@ -166,6 +209,7 @@ describe("device writes against the simulator", () => {
     );
     // Per-phase settings need three-phase four-wire wiring (set in standby).
     await call<Rec>("POST", "/admin/param/set/command", { deviceId: d.id, command: 1 });
+    await d.sim.publishFrame();
     const threeWire = await call<Rec>("POST", "/admin/param/set/update", { deviceId: d.id, values: { TP_0X03_1100: 0 } });
     expect(threeWire.body.data.state).toBe("acknowledged");
     const perPhase = await call<{ fields: { field: string; message: string }[] }>("POST", "/admin/param/set/update", {

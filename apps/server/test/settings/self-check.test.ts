@@ -13,6 +13,7 @@ describe("device self-check", () => {
   let runtime: Runtime;
   let token: string;
   let sim: VirtualDevice;
+  const sims: VirtualDevice[] = [];
   let deviceId: number;
   const call = apiCaller(
     () => runtime.app,
@@ -27,7 +28,7 @@ describe("device self-check", () => {
     sim = await manualDevice(runtime, d, "three", "rome");
   });
   afterAll(async () => {
-    await sim.stop();
+    await Promise.all([sim, ...sims].map((s) => s.stop()));
     await runtime.close();
   });
 
@@ -55,11 +56,37 @@ describe("device self-check", () => {
     expect(report.body).toContain("Self inspection completed");
   });
 
-  it("refuses an offline device and a model without remote self-check", async () => {
+  it("follows a single-phase device's check to done, and to failed when an item fails", async () => {
+    const online = async (id: number) =>
+      (await runtime.db.query<{ s: number }>("SELECT online_status AS s FROM device WHERE id = $1", [id])).rows[0]?.s;
+    const startAndFinish = async (fault: number | null) => {
+      const d = await registerDevice(runtime.db, { sn: uniqueSerial("CH1"), phaseType: 1, timeZone: "Europe/Rome" });
+      const single = await manualDevice(runtime, d, "single", "rome");
+      sims.push(single);
+      await single.publishFrame();
+      await expect.poll(() => online(d.id)).toBe(1);
+      const started = await call<Check>("POST", "/admin/device/selfcheck/start", { deviceId: d.id });
+      expect(started.body.data).toMatchObject({ state: 1, finishedAt: null });
+      expect(single.brain.settings.selfCheckEnable).toBe(1);
+      const latest = async () =>
+        (await call<{ records: Check[] }>("GET", `/admin/device/selfcheck/page?deviceId=${d.id}`)).body.data.records[0];
+      await single.publishFrame(Date.now() + 5_000);
+      expect((await latest())?.state).toBe(1);
+      if (fault !== null) await single.injectFault(fault, Date.now() + 10_000);
+      await single.publishFrame(Date.now() + 30_000);
+      await expect.poll(async () => (await latest())?.state, { timeout: 5000 }).toBe(fault === null ? 3 : 2);
+      expect((await latest())?.finishedAt).not.toBeNull();
+    };
+    await startAndFinish(null);
+    // PV input overvoltage: bit 0 of the single-phase self-inspection word.
+    await startAndFinish(1101);
+  });
+
+  it("refuses an offline device and a device of unknown model", async () => {
     const offline = await registerDevice(runtime.db, { sn: uniqueSerial("CHO"), phaseType: 2 });
     expect((await call("POST", "/admin/device/selfcheck/start", { deviceId: offline.id })).body.msg).toBe("Device is Offline");
-    const single = await registerDevice(runtime.db, { sn: uniqueSerial("CHS"), phaseType: 1 });
-    expect((await call("POST", "/admin/device/selfcheck/start", { deviceId: single.id })).body.msg).toBe(
+    const unknown = await registerDevice(runtime.db, { sn: uniqueSerial("CHS") });
+    expect((await call("POST", "/admin/device/selfcheck/start", { deviceId: unknown.id })).body.msg).toBe(
       "This model has no remote self-check",
     );
   });

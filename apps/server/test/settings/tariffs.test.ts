@@ -125,4 +125,40 @@ describe("electricity prices and revenue", () => {
     await call("POST", "/admin/electricity/price/save", { userId, buy: whole("0.5"), sell: whole("0.2") });
     expect(await revenue()).toMatchObject({ revenue: Math.round((1.5 * 0.2 - 3 * 0.5) * 1e4) / 1e4 });
   });
+
+  it("clears a device's profit: revenue counts again from the clear, and the clear is an acknowledged command record", async () => {
+    const d = await registerDevice(runtime.db, { sn: uniqueSerial("CLR"), phaseType: 2, timeZone: "UTC" });
+    await runtime.db.query("UPDATE device SET owner_user_id = $2 WHERE id = $1", [d.id, userId]);
+    const reading = (at: Date, buy: number, sell: number) =>
+      runtime.db.query(
+        "INSERT INTO telemetry_history (device_id, ts, seq, buy_today, sell_today, blocks) VALUES ($1, $2, 1, $3, $4, '\\x')",
+        [d.id, at.toISOString(), buy, sell],
+      );
+    const now = Date.now();
+    const day = new Date(now).toISOString().slice(0, 10);
+    // A reading earlier today (not before midnight) and the revenue it gives.
+    await reading(new Date(Math.max(now - 60_000, Date.parse(`${day}T00:00:30Z`))), 2, 1);
+    const revenue = async () =>
+      (
+        await call<{ days: { buyKwh: number; sellKwh: number }[] }>(
+          "GET",
+          `/admin/device/revenue?deviceId=${d.id}&startDate=${day}&endDate=${day}`,
+        )
+      ).body.data.days;
+    expect((await revenue())[0]).toMatchObject({ buyKwh: 2, sellKwh: 1 });
+
+    const cleared = await call<{ kind: string; command: number; state: string }>("POST", "/admin/device/profit/clear", {
+      deviceId: d.id,
+    });
+    expect(cleared.body.data).toMatchObject({ kind: "command", command: 100, state: "acknowledged" });
+    expect(await revenue()).toEqual([]);
+    // A reading after the clear counts only what grew since the reading before it.
+    await reading(new Date(Date.now() + 1000), 2.5, 1.25);
+    expect((await revenue())[0]).toMatchObject({ buyKwh: 0.5, sellKwh: 0.25 });
+    const records = await call<{ records: { command: number | null }[] }>("GET", `/admin/param/set/records?deviceId=${d.id}`);
+    expect(records.body.data.records.map((r) => r.command)).toEqual([100]);
+
+    const unknown = await call("POST", "/admin/device/profit/clear", { deviceId: 999_999 });
+    expect(unknown.status).toBe(404);
+  });
 });

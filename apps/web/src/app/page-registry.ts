@@ -7,6 +7,9 @@ import { type ComponentType, type LazyExoticComponent, lazy } from "react";
 export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   "views/wel/index": lazy(() => import("../features/home/pages/home.page.tsx")),
   "views/device/list/index": lazy(() => import("../features/devices/pages/device-list.page.tsx")),
+  "views/device/bulk/index": lazy(() => import("../features/device-settings/pages/bulk-operation.page.tsx")),
+  "views/device/modes/index": lazy(() => import("../features/device-settings/pages/modes.page.tsx")),
+  "views/device/settings-display/index": lazy(() => import("../features/device-settings/pages/display-config.page.tsx")),
   "views/admin/user/index": lazy(() => import("../features/admin/pages/users.page.tsx")),
   "views/admin/role/index": lazy(() => import("../features/admin/pages/roles.page.tsx")),
   "views/admin/menu/index": lazy(() => import("../features/admin/pages/menus.page.tsx")),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
+import { writeRecord } from "./device-settings.routes.ts";
 
 const deviceScopeQuery = { entity: "device", refs: [{ in: "query", field: "deviceId", entity: "device" }] } as const;
 const deviceScopeBody = { entity: "device", refs: [{ in: "body", field: "deviceId", entity: "device" }] } as const;
@@ -32,12 +33,14 @@ export const generatorRoutes = {
   operate: defineRoute({
     method: "POST",
     path: "/admin/generator/operate",
-    summary: "Save a device's generator settings (spec §5 generator rules; cannot switch on while the grid is connected)",
+    summary:
+      "Save a device's generator settings and write them to its generator registers (spec §5 generator rules; cannot switch on while the grid is connected)",
     tags: ["generator"],
     access: { permission: "device.param.write" },
     scope: deviceScopeBody,
     body: generatorSettings.extend({ deviceId: z.number().int().positive() }),
-    data: generatorSettings,
+    /** What was saved, and the change record of its write to the device. */
+    data: generatorSettings.extend({ write: writeRecord }),
   }),
   del: defineRoute({
     method: "POST",

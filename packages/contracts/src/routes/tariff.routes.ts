@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
+import { writeRecord } from "./device-settings.routes.ts";
 
 const time = z.string();
 /** A period as the form holds it; the rules of spec §5 are the shared validator's (checkTariff). */
@@ -86,5 +87,15 @@ export const tariffRoutes = {
       endDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
     }),
     data: z.object({ currency: z.string(), timeZone: z.string(), days: z.array(revenueDay) }),
+  }),
+  clearProfit: defineRoute({
+    method: "POST",
+    path: "/admin/device/profit/clear",
+    summary: "Clear a device's profit (daily, monthly, yearly and total count again from now), recorded as a command",
+    tags: ["tariffs"],
+    access: { permission: "device.command.send" },
+    scope: { entity: "device", refs: [{ in: "body", field: "deviceId", entity: "device" }] },
+    body: z.object({ deviceId: z.number().int().positive() }),
+    data: writeRecord,
   }),
 } as const;

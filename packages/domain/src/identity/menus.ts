@@ -60,6 +60,18 @@ export const DEFAULT_MENUS: readonly DefaultMenu[] = [
   button("deviceListImport", "deviceList", "device.import", 3),
   button("deviceListExport", "deviceList", "device.export", 4),
   button("deviceListBind", "deviceList", "device.bind", 5),
+  item("deviceBulk", "devices", "/device/bulk", "views/device/bulk/index", "SendOutlined", "device.param.bulk", 2),
+  item("deviceModes", "devices", "/device/modes", "views/device/modes/index", "ScheduleOutlined", "mode.view", 3),
+  button("deviceModesEdit", "deviceModes", "mode.edit", 1),
+  item(
+    "deviceDisplayConfig",
+    "devices",
+    "/device/settings-display",
+    "views/device/settings-display/index",
+    "EyeOutlined",
+    "device.param.visibility",
+    4,
+  ),
 
   item("channel", null, "/channel", null, "ApartmentOutlined", null, 20),
   item("channelOrgs", "channel", "/channel/installer", "views/channel/installer/index", "TeamOutlined", "org.view", 1),

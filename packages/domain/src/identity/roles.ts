@@ -43,6 +43,8 @@ export const DEFAULT_ROLES: readonly DefaultRole[] = [
       "sys.user.view",
       "sys.log.view",
       "fault.view",
+      "mode.view",
+      "device.param.bulk",
     ],
   },
   { code: "AGENT", name: "Agent", userType: 0, permissions: [...WATCH, "org.view", "enduser.view"] },

@@ -1,3 +1,6 @@
+export * from "./console-commands.ts";
+export * from "./device-run-state.ts";
+export * from "./generator-registers.ts";
 export * from "./generator-rules.ts";
 export * from "./mode-rules.ts";
 export * from "./rule-problem.ts";

@@ -1,25 +1,16 @@
 import { API, type GeneratorSettings } from "@ess/contracts";
-import { checkGenerator } from "@ess/domain";
+import { checkGenerator, generatorRegisterValues, isGridConnected } from "@ess/domain";
 import type { FastifyInstance } from "fastify";
-import type { Db, Queryable } from "../../db/db.ts";
-import { business, ValidationError } from "../../http/errors.ts";
+import type { Db } from "../../db/db.ts";
+import { ValidationError } from "../../http/errors.ts";
 import { bindRoute } from "../../http/route.ts";
-import type { AuthContext } from "../auth/auth.context.ts";
-import { findDeviceInScope, type ScopedDevice } from "../telemetry/device-scope.ts";
-
-/** System run states of spec §4 in which the inverter is connected to the grid. */
-const GRID_CONNECTED_STATES = new Set([2, 5, 6, 7]);
+import type { DeviceWriter } from "../settings/device-writer.ts";
+import { latestSystemState, recordWrite, refuseVppControlled, sendRecorded } from "../settings/write-guards.ts";
+import { knownSettings, toRecord } from "../settings/write-records.repository.ts";
+import { findDeviceInScope } from "../telemetry/device-scope.ts";
 
 /** Whether the device's newest reading says it runs on the grid (unknown counts as not). */
-async function gridConnected(db: Queryable, deviceId: number): Promise<boolean> {
-  const { rows } = await db.query<{ s: number | null }>(
-    `SELECT h.system_state AS s FROM device_latest l
-       JOIN telemetry_history h ON h.device_id = l.device_id AND h.ts = l.ts WHERE l.device_id = $1`,
-    [deviceId],
-  );
-  const state = rows[0]?.s;
-  return state !== null && state !== undefined && GRID_CONNECTED_STATES.has(state);
-}
+const gridConnected = async (db: Db, deviceId: number) => isGridConnected(await latestSystemState(db, deviceId));
 
 interface Row {
   switched_on: boolean;
@@ -46,15 +37,12 @@ const toSettings = (r: Row): GeneratorSettings => ({
   chargePowerKw: r.charge_power_kw,
 });
 
-/** A device under the VPP operator's control cannot be operated by its own user (spec §6). */
-async function refuseVpp(db: Db, device: ScopedDevice, auth: AuthContext) {
-  if (auth.userType !== 2) return;
-  const { rows } = await db.query<{ vpp: boolean }>("SELECT vpp_controlled AS vpp FROM device WHERE id = $1", [device.id]);
-  if (rows[0]?.vpp) throw business("settings:vppControlled");
-}
-
-/** The generator page: settings per device, checked by the shared generator rules of spec §5. */
-export function registerGeneratorRoutes(app: FastifyInstance, deps: { db: Db }) {
+/**
+ * The generator page: settings per device, checked by the shared generator rules of spec §5, kept
+ * as the page shows them and written to the device's generator registers as one change record
+ * (queued → sent → acknowledged / refused / timed out; queued while the device is offline).
+ */
+export function registerGeneratorRoutes(app: FastifyInstance, deps: { db: Db; writer: DeviceWriter; queueTtlMs: number }) {
   const { db } = deps;
 
   bindRoute(app, API.generator.info, async ({ input, auth }) => {
@@ -68,15 +56,18 @@ export function registerGeneratorRoutes(app: FastifyInstance, deps: { db: Db }) 
     };
   });
 
-  bindRoute(app, API.generator.operate, async ({ input, auth }) => {
+  bindRoute(app, API.generator.operate, async ({ input, auth, request }) => {
     const { deviceId, ...settings } = input.body;
     const device = await findDeviceInScope(db, auth, deviceId);
-    await refuseVpp(db, device, auth);
+    await refuseVppControlled(db, device, auth);
     const problems = checkGenerator(settings, { gridConnected: await gridConnected(db, device.id) });
     if (problems.length > 0) throw new ValidationError(problems);
     const soc = settings.controlMode === "soc";
-    const { rows } = await db.query<Row>(
-      `INSERT INTO device_generator (device_id, switched_on, rated_power_kw, available_pct, control_mode, soc_lower, soc_upper,
+    const current = await knownSettings(db, device.id);
+    const values = generatorRegisterValues(device.phaseType === 1 ? "single" : "three", settings);
+    const { saved, write } = await db.transaction(async (tx) => {
+      const { rows } = await tx.query<Row>(
+        `INSERT INTO device_generator (device_id, switched_on, rated_power_kw, available_pct, control_mode, soc_lower, soc_upper,
               slots, output_mode, charge_power_kw, updated_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
        ON CONFLICT (device_id) DO UPDATE SET switched_on = excluded.switched_on, rated_power_kw = excluded.rated_power_kw,
@@ -84,26 +75,34 @@ export function registerGeneratorRoutes(app: FastifyInstance, deps: { db: Db }) 
               soc_upper = excluded.soc_upper, slots = excluded.slots, output_mode = excluded.output_mode,
               charge_power_kw = excluded.charge_power_kw, updated_by = excluded.updated_by, updated_at = now()
        RETURNING *`,
-      [
-        device.id,
-        settings.on,
-        settings.ratedPowerKw,
-        settings.availablePct,
-        settings.controlMode,
-        soc ? settings.socLower : null,
-        soc ? settings.socUpper : null,
-        JSON.stringify(settings.slots),
-        settings.outputMode,
-        settings.chargePowerKw,
-        auth.userId,
-      ],
-    );
-    return toSettings(rows[0] as Row);
+        [
+          device.id,
+          settings.on,
+          settings.ratedPowerKw,
+          settings.availablePct,
+          settings.controlMode,
+          soc ? settings.socLower : null,
+          soc ? settings.socUpper : null,
+          JSON.stringify(settings.slots),
+          settings.outputMode,
+          settings.chargePowerKw,
+          auth.userId,
+        ],
+      );
+      const write = await recordWrite(tx, device, auth, {
+        changes: Object.entries(values).map(([key, value]) => ({ key, old: current[key] ?? null, new: value })),
+        command: null,
+        expiresAt: new Date(Date.now() + deps.queueTtlMs),
+      });
+      return { saved: rows[0] as Row, write };
+    });
+    const ended = await sendRecorded(deps, device, write);
+    return { ...toSettings(saved), write: toRecord(ended, request.t) };
   });
 
   bindRoute(app, API.generator.del, async ({ input, auth }) => {
     const device = await findDeviceInScope(db, auth, input.body.deviceId);
-    await refuseVpp(db, device, auth);
+    await refuseVppControlled(db, device, auth);
     await db.query("DELETE FROM device_generator WHERE device_id = $1", [device.id]);
     return null;
   });

@@ -2,25 +2,18 @@ import { API, DEVICE_WRITES_PATTERN } from "@ess/contracts";
 import { checkSettingChange, getRegister, problem, type RuleProblem } from "@ess/domain";
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/db.ts";
-import { AppError, business, notFound, ValidationError } from "../../http/errors.ts";
+import { business, notFound, ValidationError } from "../../http/errors.ts";
 import { bindRoute } from "../../http/route.ts";
-import type { AuthContext } from "../auth/auth.context.ts";
 import type { RealtimeHub } from "../realtime/realtime-hub.ts";
 import { dataScope } from "../scope/data-scope.ts";
 import { type DeviceRequests, DeviceTimeoutError } from "../telemetry/device-requests.ts";
 import { findDeviceInScope, type ScopedDevice } from "../telemetry/device-scope.ts";
 import type { DeviceWriter } from "./device-writer.ts";
 import { rightsOfCaller } from "./visibility.ts";
-import { getWrite, insertWrites, knownSettings, rememberSettings, toRecord, writesPage } from "./write-records.repository.ts";
+import { recordAndSend, refuseVppControlled, refuseWhileRunning, runningAmong } from "./write-guards.ts";
+import { insertWrites, knownSettings, rememberSettings, toRecord, writesPage } from "./write-records.repository.ts";
 
 const productOf = (device: { phaseType: 1 | 2 | null }) => (device.phaseType === 1 ? "single" : "three");
-
-/** A device under the VPP operator's control cannot be operated by its own user (spec §6). */
-async function refuseVppControlled(db: Db, device: ScopedDevice, auth: AuthContext) {
-  if (auth.userType !== 2) return;
-  const { rows } = await db.query<{ vpp: boolean }>("SELECT vpp_controlled AS vpp FROM device WHERE id = $1", [device.id]);
-  if (rows[0]?.vpp) throw business("settings:vppControlled");
-}
 
 /**
  * Remote settings and commands: each change is checked (audience, catalogue, spec §5 rules),
@@ -63,11 +56,6 @@ export function registerDeviceSettingsRoutes(
 
   const expiresAt = () => new Date(Date.now() + deps.queueTtlMs);
 
-  async function send(device: ScopedDevice, id: number) {
-    if (device.onlineStatus === 0) return getWrite(db, id);
-    return (await deps.writer.dispatch(id, device.sn)) ?? getWrite(db, id);
-  }
-
   bindRoute(app, API.deviceSettings.write, async ({ input, auth, request }) => {
     const { deviceId, values, queueIfOffline } = input.body;
     const device = await findDeviceInScope(db, auth, deviceId);
@@ -83,23 +71,13 @@ export function registerDeviceSettingsRoutes(
     const current = await currentSettings(device, Object.keys(values));
     const broken = checkSettingChange(productOf(device), current, values);
     if (broken.length > 0) throw new ValidationError(broken);
-    const [row] = await insertWrites(db, [
-      {
-        tenantId: device.tenantId,
-        deviceId: device.id,
-        bulkId: null,
-        kind: "setting",
-        changes: Object.entries(values).map(([key, value]) => ({ key, old: current[key] ?? null, new: value })),
-        command: null,
-        createdBy: auth.userId,
-        createdByName: auth.name || auth.username,
-        expiresAt: expiresAt(),
-      },
-    ]);
-    if (!row) throw new AppError("internal");
-    deps.writer.publish(row);
-    const final = await send(device, row.id);
-    return toRecord(final ?? row, request.t);
+    await refuseWhileRunning(db, device, Object.keys(values), request.t);
+    const row = await recordAndSend(deps, device, auth, {
+      changes: Object.entries(values).map(([key, value]) => ({ key, old: current[key] ?? null, new: value })),
+      command: null,
+      expiresAt: expiresAt(),
+    });
+    return toRecord(row, request.t);
   });
 
   bindRoute(app, API.deviceSettings.command, async ({ input, auth, request }) => {
@@ -107,23 +85,8 @@ export function registerDeviceSettingsRoutes(
     const device = await findDeviceInScope(db, auth, deviceId);
     await refuseVppControlled(db, device, auth);
     if (device.onlineStatus === 0 && !queueIfOffline) throw business("telemetry:deviceOffline");
-    const [row] = await insertWrites(db, [
-      {
-        tenantId: device.tenantId,
-        deviceId: device.id,
-        bulkId: null,
-        kind: "command",
-        changes: [],
-        command,
-        createdBy: auth.userId,
-        createdByName: auth.name || auth.username,
-        expiresAt: expiresAt(),
-      },
-    ]);
-    if (!row) throw new AppError("internal");
-    deps.writer.publish(row);
-    const final = await send(device, row.id);
-    return toRecord(final ?? row, request.t);
+    const row = await recordAndSend(deps, device, auth, { changes: [], command, expiresAt: expiresAt() });
+    return toRecord(row, request.t);
   });
 
   bindRoute(app, API.deviceSettings.records, async ({ input, auth, request }) => {
@@ -200,10 +163,11 @@ export function registerDeviceSettingsRoutes(
       return { bulkId: id, rows: inserted };
     });
     const byId = new Map(targets.map((d) => [d.id, d]));
+    const running = await runningAmong(db, [...byId.keys()], Object.keys(values ?? {}));
     void deps.writer.runBulk(
       rows.map((row) => {
         const d = byId.get(row.device_id) as (typeof targets)[number];
-        return { row, sn: d.sn, online: d.online_status !== 0, queueIfOffline };
+        return { row, sn: d.sn, online: d.online_status !== 0, queueIfOffline, running: running.has(d.id) };
       }),
     );
     return { bulkId, total: rows.length };

@@ -137,9 +137,14 @@ export function createDeviceWriter(deps: {
     dispatch,
     flushDevice,
     publish,
-    /** Sends the writes of a bulk operation, `bulkConcurrency` devices at a time; offline ones stay queued (if asked) or are refused. */
-    runBulk(writes: readonly { row: WriteRow; sn: string; online: boolean; queueIfOffline: boolean }[]) {
-      return paced(writes, deps.options.bulkConcurrency, async ({ row, sn, online, queueIfOffline }) => {
+    /**
+     * Sends the writes of a bulk operation, `bulkConcurrency` devices at a time; offline ones stay
+     * queued (if asked) or are refused; `running` ones (a standby-only setting while the newest
+     * reading says the device runs) are refused without being sent.
+     */
+    runBulk(writes: readonly { row: WriteRow; sn: string; online: boolean; queueIfOffline: boolean; running?: boolean }[]) {
+      return paced(writes, deps.options.bulkConcurrency, async ({ row, sn, online, queueIfOffline, running }) => {
+        if (online && running) return finishAndPublish(row.id, "refused", "needsStandby", refusalKey("needsStandby"));
         if (online) return dispatch(row.id, sn);
         // Left queued: the device's return sends it (flushDevice).
         if (queueIfOffline) return undefined;

@@ -97,9 +97,11 @@ export async function revenueDays(
   db: Queryable,
   input: { deviceId: number; timeZone: string; startDate: string; endDate: string; tariffId: number | null },
 ) {
+  // Readings up to the moment profit was last cleared count for nothing; the first one after counts
+  // only its growth over the reading before it.
   const { rows } = await db.query<{ day: string; buy: number; sell: number; cost: number; income: number }>(
     `WITH r AS (
-       SELECT (h.ts AT TIME ZONE $2) AS local, h.buy_today, h.sell_today,
+       SELECT h.ts, (h.ts AT TIME ZONE $2) AS local, h.buy_today, h.sell_today,
               lag(h.buy_today) OVER w AS prev_buy, lag(h.sell_today) OVER w AS prev_sell
          FROM telemetry_history h
         WHERE h.device_id = $1 AND h.ts >= ($3::date::timestamp AT TIME ZONE $2) AND h.ts < (($4::date + 1)::timestamp AT TIME ZONE $2)
@@ -108,7 +110,8 @@ export async function revenueDays(
        SELECT local::date AS day, (extract(hour FROM local) * 60 + extract(minute FROM local))::int AS minute,
               greatest(coalesce(buy_today - prev_buy, buy_today, 0), 0) AS buy,
               greatest(coalesce(sell_today - prev_sell, sell_today, 0), 0) AS sell
-         FROM r)
+         FROM r
+        WHERE r.ts > coalesce((SELECT profit_cleared_at FROM device WHERE id = $1), '-infinity'::timestamptz))
      SELECT d.day::text AS day, sum(d.buy)::float8 AS buy, sum(d.sell)::float8 AS sell,
             sum(d.buy * coalesce((SELECT p.price FROM tariff_period p WHERE p.tariff_id = $5 AND p.side = 'buy' AND p.start_minute <= d.minute
                                    ORDER BY p.start_minute DESC LIMIT 1), 0))::float8 AS cost,

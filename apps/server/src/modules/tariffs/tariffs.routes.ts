@@ -1,11 +1,12 @@
 import { API } from "@ess/contracts";
-import { checkTariff } from "@ess/domain";
+import { CONSOLE_COMMANDS, checkTariff } from "@ess/domain";
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/db.ts";
 import { business, forbidden, notFound, ValidationError } from "../../http/errors.ts";
 import { bindRoute } from "../../http/route.ts";
 import type { AuthContext } from "../auth/auth.context.ts";
 import { dataScope } from "../scope/data-scope.ts";
+import { finishWrite, insertWrites, toRecord } from "../settings/write-records.repository.ts";
 import { findDeviceInScope } from "../telemetry/device-scope.ts";
 import { revenueDays, saveTariff, tariffFor, tariffIdFor } from "./tariffs.repository.ts";
 
@@ -88,5 +89,30 @@ export function registerTariffRoutes(app: FastifyInstance, deps: { db: Db }) {
     const tariff = await tariffIdFor(db, device.tenantId, await ownerOfDevice(device.id));
     const days = await revenueDays(db, { deviceId: device.id, timeZone, startDate, endDate, tariffId: tariff?.id ?? null });
     return { currency: tariff?.currency ?? "EUR", timeZone, days };
+  });
+
+  // Profit is the console's own figure: clearing it is done here at once and recorded among the
+  // device's commands, acknowledged, so the change records say who cleared it and when.
+  bindRoute(app, API.tariff.clearProfit, async ({ input, auth, request }) => {
+    const device = await findDeviceInScope(db, auth, input.body.deviceId);
+    const row = await db.transaction(async (tx) => {
+      await tx.query("UPDATE device SET profit_cleared_at = now() WHERE id = $1", [device.id]);
+      const [queued] = await insertWrites(tx, [
+        {
+          tenantId: device.tenantId,
+          deviceId: device.id,
+          bulkId: null,
+          kind: "command",
+          changes: [],
+          command: CONSOLE_COMMANDS.clearProfit,
+          createdBy: auth.userId,
+          createdByName: auth.name || auth.username,
+          expiresAt: null,
+        },
+      ]);
+      return finishWrite(tx, queued?.id as number, "acknowledged");
+    });
+    if (!row) throw notFound();
+    return toRecord(row, request.t);
   });
 }

@@ -42,6 +42,7 @@ export { placeErrors } from "./field-errors.ts";
 export { filterQuery } from "./filter-query.ts";
 export { FormDialog } from "./form-dialog.tsx";
 export { TIME_ZONES, useOptions } from "./options.ts";
+export { SearchBar } from "./search-bar.tsx";
 export type {
   ColumnDef,
   CrudConfig,

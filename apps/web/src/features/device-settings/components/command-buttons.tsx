@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../api/client.ts";
 import { useSendCommand } from "../hooks/use-device-settings.ts";
+import { ClearProfitButton } from "./clear-profit-button.tsx";
 
 /** The commands of spec §4, each behind a confirmation; the outcome is recorded like a setting. */
 export function CommandButtons({ deviceId }: { deviceId: number }) {
@@ -32,6 +33,7 @@ export function CommandButtons({ deviceId }: { deviceId: number }) {
             </Button>
           </Popconfirm>
         ))}
+        <ClearProfitButton deviceId={deviceId} />
       </Space>
       {outcome && <Alert type={outcome.ok ? "success" : "error"} showIcon title={outcome.text} data-testid="command-outcome" />}
     </Space>

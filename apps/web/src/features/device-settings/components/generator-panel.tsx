@@ -1,4 +1,4 @@
-import type { GeneratorSettings } from "@ess/contracts";
+import type { GeneratorSettings, WriteRecord } from "@ess/contracts";
 import { checkGenerator, GENERATOR_OUTPUT_MODES, GENERATOR_RATED_POWER_KW, type RuleProblem } from "@ess/domain";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Form, InputNumber, Radio, Select, Space, Switch, TimePicker } from "antd";
@@ -28,7 +28,7 @@ const EMPTY: GeneratorSettings = {
  * the server (which also refuses switching on while the grid is connected).
  */
 export function GeneratorPanel({ deviceId }: { deviceId: number }) {
-  const { t } = useTranslation(["generator", "schedules", "validation", "errors"]);
+  const { t } = useTranslation(["generator", "deviceWrites", "settings", "schedules", "validation", "errors"]);
   const client = useQueryClient();
   const [form] = Form.useForm<FormValues>();
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
@@ -39,7 +39,17 @@ export function GeneratorPanel({ deviceId }: { deviceId: number }) {
   });
   const mode = Form.useWatch("controlMode", form);
 
-  if (info.error) return <Alert type="error" showIcon title={t("generator:fetchFailed")} data-testid="generator-fetch-failed" />;
+  if (info.error) {
+    return (
+      <Alert
+        type="error"
+        showIcon
+        title={t("generator:fetchFailed")}
+        data-testid="generator-fetch-failed"
+        action={<Button onClick={() => void info.refetch()}>{t("deviceWrites:retry")}</Button>}
+      />
+    );
+  }
   if (!info.data) return null;
   const settings = info.data.settings ?? EMPTY;
   const initial: FormValues = {
@@ -50,6 +60,15 @@ export function GeneratorPanel({ deviceId }: { deviceId: number }) {
     })),
   };
   const say = (p: RuleProblem) => t(p.key, p.values);
+  /** Saved either way; what the device made of it is the write record's end. */
+  const writeOutcome = (write: WriteRecord) => {
+    if (write.state === "acknowledged") return { ok: true, text: t("deviceWrites:generatorApplied") };
+    if (write.state === "queued") return { ok: true, text: t("deviceWrites:generatorQueued") };
+    return {
+      ok: false,
+      text: t("deviceWrites:generatorNotApplied", { reason: write.refusalText ?? t(`settings:states.${write.state}`) }),
+    };
+  };
 
   const save = async () => {
     const v = form.getFieldsValue(true) as FormValues;
@@ -60,9 +79,10 @@ export function GeneratorPanel({ deviceId }: { deviceId: number }) {
     const problems = checkGenerator(body, { gridConnected: info.data.gridConnected });
     if (problems.length > 0) return setOutcome({ ok: false, text: say(problems[0] as RuleProblem) });
     try {
-      await call(API.generator.operate, { body: { deviceId, ...body } });
-      setOutcome({ ok: true, text: t("generator:saved") });
+      const { write } = await call(API.generator.operate, { body: { deviceId, ...body } });
+      setOutcome(writeOutcome(write));
       await client.invalidateQueries({ queryKey: ["device-generator", deviceId] });
+      await client.invalidateQueries({ queryKey: ["device-write-records", deviceId] });
     } catch (error) {
       setOutcome({
         ok: false,

@@ -7,6 +7,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { API } from "../../../api/api.ts";
 import { ApiError, call } from "../../../api/client.ts";
+import { ClearProfitButton } from "./clear-profit-button.tsx";
 
 type FormPeriod = { start: Dayjs | null; end: Dayjs | null; price: string };
 type FormValues = { buy: FormPeriod[]; sell: FormPeriod[] };
@@ -149,6 +150,9 @@ export function TariffPanel({ deviceId }: { deviceId: number }) {
         </Col>
         <Col>
           <Statistic title={t("tariffs:income")} value={day?.income ?? 0} precision={2} />
+        </Col>
+        <Col style={{ alignSelf: "center" }}>
+          <ClearProfitButton deviceId={deviceId} />
         </Col>
       </Row>
     </div>

@@ -1,9 +1,11 @@
 import type { WriteRecord } from "@ess/contracts";
+import { CONSOLE_COMMANDS } from "@ess/domain";
 import { Table, Tag } from "antd";
 import { useTranslation } from "react-i18next";
 import { useWriteRecords } from "../hooks/use-device-settings.ts";
 
-const COLOUR: Record<WriteRecord["state"], string> = {
+/** The colour of each record state, shared by the device's records and a bulk operation's outcome. */
+export const STATE_COLOUR: Record<WriteRecord["state"], string> = {
   queued: "default",
   sent: "processing",
   acknowledged: "success",
@@ -13,7 +15,7 @@ const COLOUR: Record<WriteRecord["state"], string> = {
 
 /** Who changed what (old → new), when, and how it ended; states move as the device answers. */
 export function WriteRecords({ deviceId }: { deviceId: number }) {
-  const { t, i18n } = useTranslation(["settings", "registers", "enums"]);
+  const { t, i18n } = useTranslation(["settings", "registers", "enums", "tariffs"]);
   const records = useWriteRecords(deviceId);
   return (
     <Table<WriteRecord>
@@ -35,7 +37,9 @@ export function WriteRecords({ deviceId }: { deviceId: number }) {
           key: "what",
           render: (_, r) =>
             r.kind === "command"
-              ? t(`enums:deviceCommand.${r.command}`)
+              ? r.command === CONSOLE_COMMANDS.clearProfit
+                ? t("tariffs:clearProfit.command")
+                : t(`enums:deviceCommand.${r.command}`)
               : r.changes
                   .map((c) => `${t(`registers:${c.key}`, { defaultValue: c.key })}: ${c.old ?? "—"} → ${c.new}`)
                   .join("; "),
@@ -44,7 +48,7 @@ export function WriteRecords({ deviceId }: { deviceId: number }) {
           title: t("settings:records.state"),
           dataIndex: "state",
           render: (s: WriteRecord["state"], r) => (
-            <Tag color={COLOUR[s]} data-testid={`record-state-${r.id}`} title={r.refusalText ?? undefined}>
+            <Tag color={STATE_COLOUR[s]} data-testid={`record-state-${r.id}`} title={r.refusalText ?? undefined}>
               {t(`settings:states.${s}`)}
             </Tag>
           ),

@@ -1,6 +1,7 @@
 import { type ModeRecord, modeInput } from "@ess/contracts";
 import { API } from "../../../api/api.ts";
 import { defineCrud, type FieldDef } from "../../../ui/crud/index.ts";
+import { PeriodRangesInput } from "../components/period-ranges-input.tsx";
 
 const label = (name: string) => `schedules:modes.fields.${name}`;
 const stateOptions = { values: [1, 0], labelKey: "schedules:modes.states" };
@@ -17,7 +18,15 @@ const fields: FieldDef[] = [
   { name: "chargeSoc", label: label("chargeSoc"), kind: "number", required: true },
   { name: "sellSoc", label: label("sellSoc"), kind: "number", required: true },
   { name: "dischargeOffSoc", label: label("dischargeOffSoc"), kind: "number", required: true },
-  { name: "periodsText", label: label("periodsText"), kind: "textarea", required: true, help: "schedules:modes.periodsHelp" },
+  {
+    name: "periodsText",
+    label: label("periodsText"),
+    // Laid out across the dialog's full width like a text area.
+    kind: "textarea",
+    required: true,
+    help: "schedules:modes.periodsHelp",
+    input: (props) => <PeriodRangesInput {...props} />,
+  },
 ];
 
 /** Mode management: operating modes with their switches, SOC limits and whole-day periods (spec §5 rules). */

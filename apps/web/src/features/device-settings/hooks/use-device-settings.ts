@@ -15,10 +15,11 @@ export function useSettingsPage(deviceId: number, page: number | null) {
 }
 
 /** What the caller may view and set of a page's registers (the display configuration). */
-export function useMyRights(page: number) {
+export function useMyRights(page: number | null) {
   return useQuery({
     queryKey: ["register-rights", page],
-    queryFn: () => call(API.registerVisibility.mine, { query: { page } }),
+    queryFn: () => call(API.registerVisibility.mine, { query: { page: page as number } }),
+    enabled: page !== null,
     staleTime: 60_000,
   });
 }

@@ -1,0 +1,47 @@
+import { provisionDemoFleet, startSimulator } from "@ess/server/internal/demo/demo-fleet.ts";
+import { tempDataDir } from "@ess/server/testing";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser } from "./browser.ts";
+import { signIn, startShellConsole } from "./shell-fixture.ts";
+
+/**
+ * A console with the demo fleet as `npm start` runs it (`count` devices in a simulator process,
+ * reporting every 2 s), a browser, and the device settings panel opened on one of its tabs.
+ */
+export async function startSettingsFleet(prefix: string, count: number) {
+  const dataDir = tempDataDir(prefix);
+  const console_ = await startShellConsole({ DATA_DIR: dataDir });
+  const fleet = await provisionDemoFleet(console_.runtime.db, count, dataDir, console_.runtime.brokerUrl);
+  const simulator = startSimulator(fleet, () => undefined, 2000);
+  let browser: Browser | undefined;
+  return {
+    console_,
+    db: () => console_.runtime.db,
+    /** The first online device of the phase type (1 single, 2 three), once it has reported. */
+    async onlineDevice(phaseType: 1 | 2): Promise<number> {
+      for (let i = 0; i < 60; i++) {
+        const { rows } = await console_.runtime.db.query<{ id: number }>(
+          "SELECT id FROM device WHERE phase_type = $1 AND online_status = 1 ORDER BY id",
+          [phaseType],
+        );
+        if (rows[0]) return rows[0].id;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      throw new Error(`no demo device of phase type ${phaseType} came online`);
+    },
+    /** Signs in and opens the settings panel of `deviceId` on `tab`. */
+    async open(deviceId: number, tab: string, viewport = { width: 1400, height: 1000 }): Promise<Page> {
+      browser ??= await launchBrowser();
+      const page = await browser.newPage({ locale: "en-US", timezoneId: "UTC", viewport });
+      await signIn(page, console_.url);
+      await page.goto(`${console_.url}#/device/settings/${deviceId}`);
+      await page.getByTestId(`settings-tab-${tab}`).click();
+      return page;
+    },
+    async stop() {
+      await browser?.close();
+      await simulator.stop();
+      await console_.stop();
+    },
+  };
+}
