@@ -3,6 +3,8 @@
  * dialect: PGlite (embedded, in `DATA_DIR`) and node-postgres (a real server at DATABASE_URL).
  * Queries are plain parameterised SQL (`$1, $2…`); bulk paths use `copyRows`.
  */
+import { type CopyType, copyBinaryPayload } from "./copy-binary.ts";
+
 export type Row = Record<string, unknown>;
 
 export interface QueryResult<T> {
@@ -14,18 +16,27 @@ export interface Queryable {
   query<T = Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
 }
 
+/**
+ * Appends rows with COPY … FROM STDIN; returns the number of rows written. Text format, or the
+ * binary format when the columns' types are given (copy-binary.ts).
+ */
+export type CopyRows = (
+  table: string,
+  columns: readonly string[],
+  rows: readonly (readonly unknown[])[],
+  types?: readonly CopyType[],
+) => Promise<number>;
+
 /** A transaction's connection: queries and COPY inside the same transaction. */
 export interface Tx extends Queryable {
-  /** Appends rows with COPY … FROM STDIN (text format) inside the transaction. */
-  copyRows(table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<number>;
+  copyRows: CopyRows;
 }
 
 export interface Db extends Queryable {
   readonly driver: "pglite" | "postgres";
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
-  /** Appends rows with COPY … FROM STDIN (text format); returns the number of rows written. */
-  copyRows(table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<number>;
+  copyRows: CopyRows;
   /** Runs a script of several statements (migrations). */
   exec(script: string): Promise<void>;
   ping(): Promise<boolean>;
@@ -63,6 +74,20 @@ export function copyPayload(rows: readonly (readonly unknown[])[]): string {
   let out = "";
   for (const row of rows) out += `${row.map(copyText).join("\t")}\n`;
   return out;
+}
+
+/** The COPY statement and its payload for `copyRows` (binary when the types are given). */
+export function copyCommand(
+  table: string,
+  columns: readonly string[],
+  rows: readonly (readonly unknown[])[],
+  source: string,
+  types?: readonly CopyType[],
+): { sql: string; payload: string | Buffer<ArrayBuffer> } {
+  const sql = `COPY ${quoteIdent(table)} (${columns.map(quoteIdent).join(", ")}) FROM ${source}`;
+  if (!types) return { sql, payload: copyPayload(rows) };
+  if (types.length !== columns.length) throw new Error(`COPY ${table}: ${columns.length} columns, ${types.length} types`);
+  return { sql: `${sql} WITH (FORMAT binary)`, payload: copyBinaryPayload(types, rows) };
 }
 
 export function quoteIdent(name: string): string {

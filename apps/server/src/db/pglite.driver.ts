@@ -1,7 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { copyPayload, type Db, type Queryable, type QueryResult, quoteIdent, type Tx, TYPE_PARSERS } from "./db.ts";
+import type { CopyType } from "./copy-binary.ts";
+import { copyCommand, type Db, type Queryable, type QueryResult, type Tx, TYPE_PARSERS } from "./db.ts";
 
 /**
  * PGlite takes one statement at a time; its own mutex queues concurrent callers. `snapshot`
@@ -33,10 +34,11 @@ export async function openPglite(dataDir: string | undefined, snapshot?: Blob): 
     table: string,
     columns: readonly string[],
     rows: readonly (readonly unknown[])[],
+    types?: readonly CopyType[],
   ) => {
     if (rows.length === 0) return 0;
-    const blob = new Blob([copyPayload(rows)]);
-    await target.query(`COPY ${quoteIdent(table)} (${columns.map(quoteIdent).join(", ")}) FROM '/dev/blob'`, [], { blob });
+    const { sql, payload } = copyCommand(table, columns, rows, "'/dev/blob'", types);
+    await target.query(sql, [], { blob: new Blob([payload]) });
     return rows.length;
   };
   const root = wrap(pg);
@@ -45,10 +47,10 @@ export async function openPglite(dataDir: string | undefined, snapshot?: Blob): 
     query: root.query,
     transaction: (fn) =>
       pg.transaction((tx) => {
-        const handle: Tx = { ...wrap(tx), copyRows: (table, columns, rows) => copyOn(tx, table, columns, rows) };
+        const handle: Tx = { ...wrap(tx), copyRows: (table, columns, rows, types) => copyOn(tx, table, columns, rows, types) };
         return fn(handle);
       }),
-    copyRows: (table, columns, rows) => copyOn(pg, table, columns, rows),
+    copyRows: (table, columns, rows, types) => copyOn(pg, table, columns, rows, types),
     async exec(script) {
       await pg.exec(script);
     },

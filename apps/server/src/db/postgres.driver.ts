@@ -2,7 +2,8 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { copyPayload, type Db, type Queryable, type QueryResult, quoteIdent, type Tx, TYPE_PARSERS } from "./db.ts";
+import type { CopyType } from "./copy-binary.ts";
+import { copyCommand, type Db, type Queryable, type QueryResult, type Tx, TYPE_PARSERS } from "./db.ts";
 
 const types = {
   getTypeParser(oid: number, format?: "text" | "binary") {
@@ -39,10 +40,12 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
     table: string,
     columns: readonly string[],
     rows: readonly (readonly unknown[])[],
+    copyTypes?: readonly CopyType[],
   ) => {
     if (rows.length === 0) return 0;
-    const sink = conn.query(copyFrom(`COPY ${quoteIdent(table)} (${columns.map(quoteIdent).join(", ")}) FROM STDIN`));
-    await pipeline(Readable.from([copyPayload(rows)]), sink);
+    const { sql, payload } = copyCommand(table, columns, rows, "STDIN", copyTypes);
+    const sink = conn.query(copyFrom(sql));
+    await pipeline(Readable.from([payload]), sink);
     return rows.length;
   };
   const root = wrap(pool);
@@ -53,7 +56,10 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
       const conn = await pool.connect();
       try {
         await conn.query("BEGIN");
-        const tx: Tx = { ...wrap(conn), copyRows: (table, columns, rows) => copyOn(conn, table, columns, rows) };
+        const tx: Tx = {
+          ...wrap(conn),
+          copyRows: (table, columns, rows, copyTypes) => copyOn(conn, table, columns, rows, copyTypes),
+        };
         const result = await fn(tx);
         await conn.query("COMMIT");
         return result;
@@ -64,11 +70,11 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
         conn.release();
       }
     },
-    async copyRows(table, columns, rows) {
+    async copyRows(table, columns, rows, copyTypes) {
       if (rows.length === 0) return 0;
       const conn = await pool.connect();
       try {
-        return await copyOn(conn, table, columns, rows);
+        return await copyOn(conn, table, columns, rows, copyTypes);
       } finally {
         conn.release();
       }

@@ -60,4 +60,47 @@ describe(`migrations on ${TEST_DRIVER}`, () => {
       { id: 2, label: null, at: null, extra: null },
     ]);
   });
+
+  it("copy rows in COPY's binary format: bytes, reals, int64, times, text arrays and nulls", async () => {
+    await db.exec(
+      "CREATE TEMP TABLE copy_binary_probe (id int8, at timestamptz, small int2, r real, d float8, bytes bytea, tags text[], label text)",
+    );
+    const at = new Date("1999-12-31T23:59:59.123Z");
+    const bytes = Buffer.from([0, 1, 2, 0xff, 0x5c, 0x0a]);
+    const written = await db.copyRows(
+      "copy_binary_probe",
+      ["id", "at", "small", "r", "d", "bytes", "tags", "label"],
+      [
+        [2 ** 40 + 7, at, -3, 1.5, -1234567.0625, bytes, ["TP_0X04_1082", 'naïve \\ "q"'], "tab\tline\n"],
+        [-5, Date.parse("2026-03-29T01:30:00Z"), null, null, null, Buffer.alloc(0), null, null],
+      ],
+      ["int8", "timestamptz", "int2", "float4", "float8", "bytea", "text[]", "text"],
+    );
+    expect(written).toBe(2);
+    const { rows } = await db.query("SELECT * FROM copy_binary_probe ORDER BY id DESC");
+    expect(rows).toEqual([
+      {
+        id: 2 ** 40 + 7,
+        at,
+        small: -3,
+        r: 1.5,
+        d: -1234567.0625,
+        bytes: expect.anything(),
+        tags: ["TP_0X04_1082", 'naïve \\ "q"'],
+        label: "tab\tline\n",
+      },
+      {
+        id: -5,
+        at: new Date("2026-03-29T01:30:00Z"),
+        small: null,
+        r: null,
+        d: null,
+        bytes: expect.anything(),
+        tags: null,
+        label: null,
+      },
+    ]);
+    expect(Buffer.from(rows[0]?.bytes as Uint8Array)).toEqual(bytes);
+    expect(Buffer.from(rows[1]?.bytes as Uint8Array)).toEqual(Buffer.alloc(0));
+  });
 });

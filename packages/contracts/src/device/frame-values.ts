@@ -241,8 +241,16 @@ export function keyQuantities(frame: DecodedFrame, product: Product): (number | 
       if (!isValidAt(frame.view, o, p.entry)) return null;
       sum += (readAt(frame.view, o, p.entry) as number) * p.factor;
     }
-    return Number(sum.toFixed(4));
+    return round4(sum);
   });
+}
+
+/**
+ * Four decimals, rounding halves away from zero as toFixed(4) does, without the string toFixed
+ * makes: this runs for 29 quantities of every frame.
+ */
+function round4(x: number): number {
+  return x < 0 ? -Math.round(-x * 10_000) / 10_000 : Math.round(x * 10_000) / 10_000;
 }
 
 /** The product a frame belongs to: three-phase frames carry TP_ registers. */

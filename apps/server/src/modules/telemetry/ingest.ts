@@ -17,7 +17,7 @@ import { utcDay } from "./local-day.ts";
 import type { Log } from "./log.ts";
 import { createThrottledLog } from "./log.ts";
 import type { PartitionKeeper } from "./partitions.ts";
-import { newestPerDevice, type StoredFrame, writeFrames } from "./telemetry-writer.ts";
+import { newestPerDevice, RepeatedReadingError, type StoredFrame, writeFrames } from "./telemetry-writer.ts";
 
 const VERSION_REGISTERS = {
   single: Object.values(FIRMWARE_VERSION_REGISTERS.single).filter((r) => r !== null),
@@ -143,10 +143,15 @@ export function createTelemetryIngest(deps: {
     const versionRows = firmware.changed(
       newestPerDevice(accepted).map((f) => ({ deviceId: f.device.id, versions: f.versions ?? {} })),
     );
-    const { duplicates } = await deps.db.transaction(async (tx) => {
-      const written = await writeFrames(tx, accepted);
-      await firmware.write(tx, versionRows);
-      return written;
+    const write = (mayRepeat: boolean) =>
+      deps.db.transaction(async (tx) => {
+        const written = await writeFrames(tx, accepted, { mayRepeat });
+        await firmware.write(tx, versionRows);
+        return written;
+      });
+    const { duplicates } = await write(false).catch((error: unknown) => {
+      if (error instanceof RepeatedReadingError) return write(true);
+      throw error;
     });
     firmware.remember(versionRows);
     deps.metrics.ingestBatchSeconds.observe((performance.now() - started) / 1000);

@@ -1,4 +1,5 @@
 import { ENERGY_COUNTERS, KEY_QUANTITIES } from "@ess/domain";
+import type { CopyType } from "../../db/copy-binary.ts";
 import type { Tx } from "../../db/db.ts";
 import type { DeviceRef } from "./device-directory.ts";
 import type { ReportedVersions } from "./firmware-versions.ts";
@@ -23,14 +24,17 @@ export interface StoredFrame {
 }
 
 const KQ_COLUMNS = KEY_QUANTITIES.map((k) => k.column);
-const sqlType = (column: string) =>
+const sqlType = (column: string): "float8" | "int2" | "float4" =>
   column.endsWith("_total") ? "float8" : ["system_state", "system_mode", "battery_status"].includes(column) ? "int2" : "float4";
 const kqIndex = (column: string) => KQ_COLUMNS.indexOf(column as (typeof KQ_COLUMNS)[number]);
 
-const HISTORY_COLUMNS = ["device_id", "ts", "seq", ...KQ_COLUMNS, "blocks", "invalid"];
+export const HISTORY_COLUMNS = ["device_id", "ts", "seq", ...KQ_COLUMNS, "blocks", "invalid"];
+// Binary COPY: the packed words go as they are (text COPY doubled them into hex) and PostgreSQL
+// parses no decimals.
+export const HISTORY_TYPES: CopyType[] = ["int8", "timestamptz", "int8", ...KQ_COLUMNS.map(sqlType), "bytea", "text[]"];
 
 function historyRow(f: StoredFrame): unknown[] {
-  return [f.device.id, new Date(f.ts), f.seq, ...f.kq, f.blocks, f.invalid];
+  return [f.device.id, f.ts, f.seq, ...f.kq, f.blocks, f.invalid];
 }
 
 /** unnest() of parameter arrays starting at $first, with the SQL types given. */
@@ -48,22 +52,24 @@ const HISTORY_FALLBACK_SQL = `
     )}
   ON CONFLICT (device_id, ts) DO NOTHING`;
 
-const LATEST_SQL = `
-  INSERT INTO device_latest AS l (device_id, ts, seq, received_at)
-  SELECT device_id, to_timestamp(ts_ms / 1000.0), seq, to_timestamp(received_ms / 1000.0)
-    FROM ${unnestOf(["int8", "float8", "int8", "float8"], ["device_id", "ts_ms", "seq", "received_ms"])}
-  ON CONFLICT (device_id) DO UPDATE SET ts = EXCLUDED.ts, seq = EXCLUDED.seq, received_at = EXCLUDED.received_at
-  WHERE l.ts < EXCLUDED.ts`;
-
 // For each counter: the daily counter at the last reading and the total at the first and last.
 const DAILY_VALUE_COLUMNS = ENERGY_COUNTERS.flatMap((c) => [`${c}_day_last`, `${c}_total_first`, `${c}_total_last`]);
 const firstOrLast = (column: string) => (column.endsWith("_total_first") ? "first" : "last");
-const DAILY_SQL = `
+// The latest-state pointers ($1–$4) and the daily energy merge, one statement: one round trip.
+const LATEST_AND_DAILY_SQL = `
+  WITH latest AS (
+    INSERT INTO device_latest AS l (device_id, ts, seq, received_at)
+    SELECT device_id, to_timestamp(ts_ms / 1000.0), seq, to_timestamp(received_ms / 1000.0)
+      FROM ${unnestOf(["int8", "float8", "int8", "float8"], ["device_id", "ts_ms", "seq", "received_ms"])}
+    ON CONFLICT (device_id) DO UPDATE SET ts = EXCLUDED.ts, seq = EXCLUDED.seq, received_at = EXCLUDED.received_at
+    WHERE l.ts < EXCLUDED.ts
+  )
   INSERT INTO device_energy_daily AS d (device_id, day, first_ts, last_ts, ${DAILY_VALUE_COLUMNS.join(", ")})
   SELECT device_id, day, to_timestamp(first_ms / 1000.0), to_timestamp(last_ms / 1000.0), ${DAILY_VALUE_COLUMNS.join(", ")}
     FROM ${unnestOf(
       ["int8", "date", "float8", "float8", ...DAILY_VALUE_COLUMNS.map(() => "float8")],
       ["device_id", "day", "first_ms", "last_ms", ...DAILY_VALUE_COLUMNS],
+      5,
     )}
   ON CONFLICT (device_id, day) DO UPDATE SET
     first_ts = least(d.first_ts, EXCLUDED.first_ts),
@@ -132,33 +138,43 @@ function dailyParams(frames: readonly StoredFrame[]): unknown[][] {
   return out;
 }
 
+/** A batch repeats a reading already stored (a redelivery): write it again with `mayRepeat`. */
+export class RepeatedReadingError extends Error {}
+
 /**
- * Stores a batch in the caller's transaction: history by COPY (or, when the batch repeats a
- * stored reading, a set-based insert that skips it), the latest state, and the daily energy.
- * Latest and daily merges only move forward, so a repeated reading changes neither.
- * Returns how many frames were already stored.
+ * Stores a batch in the caller's transaction: history by COPY, the latest state, and the daily
+ * energy. A batch that repeats a stored reading makes the COPY fail with RepeatedReadingError
+ * (the transaction is then lost); written again with `mayRepeat`, it goes through a set-based
+ * insert that skips what is stored. No savepoint around the COPY: it cost two round trips and a
+ * subtransaction per batch for the rare redelivery. Latest and daily merges only move forward,
+ * so a repeated reading changes neither. Returns how many frames were already stored.
  */
-export async function writeFrames(tx: Tx, frames: readonly StoredFrame[]): Promise<{ duplicates: number }> {
+export async function writeFrames(
+  tx: Tx,
+  frames: readonly StoredFrame[],
+  options: { mayRepeat?: boolean } = {},
+): Promise<{ duplicates: number }> {
   if (frames.length === 0) return { duplicates: 0 };
   let duplicates = 0;
-  await tx.query("SAVEPOINT history");
-  try {
-    await tx.copyRows("telemetry_history", HISTORY_COLUMNS, frames.map(historyRow));
-    await tx.query("RELEASE SAVEPOINT history");
-  } catch (error) {
-    // 23505: a redelivered reading is already stored; insert the rest one by one, set-based.
-    if ((error as { code?: string }).code !== "23505") throw error;
-    await tx.query("ROLLBACK TO SAVEPOINT history");
+  if (options.mayRepeat) {
     const inserted = await tx.query(HISTORY_FALLBACK_SQL, historyColumns(frames));
     duplicates = frames.length - inserted.rowCount;
+  } else {
+    try {
+      await tx.copyRows("telemetry_history", HISTORY_COLUMNS, frames.map(historyRow), HISTORY_TYPES);
+    } catch (error) {
+      // 23505: unique violation on (device_id, ts).
+      if ((error as { code?: string }).code === "23505") throw new RepeatedReadingError("a stored reading repeated");
+      throw error;
+    }
   }
   const newest = newestPerDevice(frames);
-  await tx.query(LATEST_SQL, [
+  await tx.query(LATEST_AND_DAILY_SQL, [
     newest.map((f) => f.device.id),
     newest.map((f) => f.ts),
     newest.map((f) => f.seq),
     newest.map((f) => f.receivedAt),
+    ...dailyParams(frames),
   ]);
-  await tx.query(DAILY_SQL, dailyParams(frames));
   return { duplicates };
 }

@@ -1,0 +1,58 @@
+import { readFileSync } from "node:fs";
+import type { Db } from "@ess/server/internal/db/db.ts";
+
+/** Clock ticks per second of /proc/<pid>/stat (100 on Linux). */
+const TICKS_PER_S = 100;
+
+function processCpuMs(pid: number): number | null {
+  try {
+    // Fields after the command name (which may hold spaces): utime is the 12th, stime the 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_S;
+  } catch {
+    return null; // the backend has gone
+  }
+}
+
+/**
+ * CPU spent by this process's main thread and by the PostgreSQL backends serving the bench's
+ * database, between `start()` and `stop()`. On a shared machine rates depend on what else runs;
+ * CPU per frame mostly does not, so it is what compares one version of the pipeline with another.
+ * The pool opens and closes connections, so backends are sampled every 100 ms: one that comes
+ * and goes between two samples is missed.
+ */
+export function cpuMeter(db: Db) {
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  const sample = async (initial: boolean) => {
+    const { rows } = await db.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database()");
+    for (const { pid } of rows) {
+      const ms = processCpuMs(pid);
+      if (ms === null) continue;
+      if (!first.has(pid)) first.set(pid, initial ? ms : 0);
+      last.set(pid, ms);
+    }
+    for (const pid of last.keys()) {
+      const ms = processCpuMs(pid);
+      if (ms !== null) last.set(pid, ms);
+    }
+  };
+  return async () => {
+    await sample(true);
+    const threadBefore = process.threadCpuUsage();
+    let sampling = Promise.resolve();
+    const timer = setInterval(() => {
+      sampling = sampling.then(() => sample(false)).catch(() => {});
+    }, 100);
+    return async () => {
+      clearInterval(timer);
+      await sampling;
+      await sample(false);
+      const thread = process.threadCpuUsage(threadBefore);
+      let postgresMs = 0;
+      for (const [pid, ms] of last) postgresMs += ms - (first.get(pid) ?? 0);
+      return { consoleMs: (thread.user + thread.system) / 1000, postgresMs };
+    };
+  };
+}
