@@ -1,16 +1,17 @@
 import { ENUMS } from "@ess/domain";
-import { Alert, Button, Popconfirm, Space } from "antd";
+import { Button, Popconfirm, Space } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../api/client.ts";
 import { useSendCommand } from "../hooks/use-device-settings.ts";
 import { ClearProfitButton } from "./clear-profit-button.tsx";
+import { type Outcome, OutcomeAlert } from "./outcome-alert.tsx";
 
 /** The commands of spec §4, each behind a confirmation; the outcome is recorded like a setting. */
 export function CommandButtons({ deviceId }: { deviceId: number }) {
   const { t } = useTranslation(["settings", "enums", "errors"]);
   const send = useSendCommand(deviceId);
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
   const run = async (command: number) => {
     try {
       const r = await send.mutateAsync({ command, queueIfOffline: false });
@@ -35,7 +36,7 @@ export function CommandButtons({ deviceId }: { deviceId: number }) {
         ))}
         <ClearProfitButton deviceId={deviceId} />
       </Space>
-      {outcome && <Alert type={outcome.ok ? "success" : "error"} showIcon title={outcome.text} data-testid="command-outcome" />}
+      <OutcomeAlert outcome={outcome} testId="command-outcome" />
     </Space>
   );
 }

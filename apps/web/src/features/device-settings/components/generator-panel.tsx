@@ -7,6 +7,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { API } from "../../../api/api.ts";
 import { ApiError, call } from "../../../api/client.ts";
+import { type Outcome, OutcomeAlert } from "./outcome-alert.tsx";
 
 type FormValues = Omit<GeneratorSettings, "slots"> & { slots: { start: Dayjs | null; end: Dayjs | null }[] };
 
@@ -31,7 +32,7 @@ export function GeneratorPanel({ deviceId }: { deviceId: number }) {
   const { t } = useTranslation(["generator", "deviceWrites", "settings", "schedules", "validation", "errors"]);
   const client = useQueryClient();
   const [form] = Form.useForm<FormValues>();
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
   const info = useQuery({
     queryKey: ["device-generator", deviceId],
     queryFn: () => call(API.generator.info, { query: { deviceId } }),
@@ -162,15 +163,7 @@ export function GeneratorPanel({ deviceId }: { deviceId: number }) {
       <Button type="primary" onClick={() => void save()} data-testid="generator-save">
         {t("generator:save")}
       </Button>
-      {outcome && (
-        <Alert
-          style={{ marginTop: 16 }}
-          type={outcome.ok ? "success" : "error"}
-          showIcon
-          title={outcome.text}
-          data-testid="generator-outcome"
-        />
-      )}
+      <OutcomeAlert outcome={outcome} testId="generator-outcome" style={{ marginTop: 16 }} />
     </Form>
   );
 }

@@ -8,6 +8,7 @@ import { useTranslation } from "react-i18next";
 import { API } from "../../../api/api.ts";
 import { ApiError, call } from "../../../api/client.ts";
 import { ClearProfitButton } from "./clear-profit-button.tsx";
+import { type Outcome, OutcomeAlert } from "./outcome-alert.tsx";
 
 type FormPeriod = { start: Dayjs | null; end: Dayjs | null; price: string };
 type FormValues = { buy: FormPeriod[]; sell: FormPeriod[] };
@@ -36,7 +37,7 @@ export function TariffPanel({ deviceId }: { deviceId: number }) {
   const { t } = useTranslation(["tariffs", "settings", "schedules", "errors"]);
   const client = useQueryClient();
   const [form] = Form.useForm<FormValues>();
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
   const tariff = useQuery({
     queryKey: ["device-tariff", deviceId],
     queryFn: () => call(API.tariff.ofDevice, { query: { deviceId } }),
@@ -126,15 +127,7 @@ export function TariffPanel({ deviceId }: { deviceId: number }) {
           {t("tariffs:save")}
         </Button>
       </Form>
-      {outcome && (
-        <Alert
-          style={{ marginTop: 16 }}
-          type={outcome.ok ? "success" : "error"}
-          showIcon
-          title={outcome.text}
-          data-testid="tariff-outcome"
-        />
-      )}
+      <OutcomeAlert outcome={outcome} testId="tariff-outcome" style={{ marginTop: 16 }} />
       <Row gutter={24} style={{ marginTop: 24 }}>
         <Col>
           <Statistic
