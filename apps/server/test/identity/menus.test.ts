@@ -54,7 +54,10 @@ describe("the caller's menu", () => {
       // Installer users: the accounts list for channel staff, under sys.user.view.
       "/channel/staff",
       "/device",
+      // Bulk settings and commands (device.param.bulk) and the energy modes (mode.view).
+      "/device/bulk",
       "/device/list",
+      "/device/modes",
       // Faults and alarms: alarms and notification preferences (alarm.view), the catalogue and alarm control (fault.view).
       "/fault",
       "/fault/control",
