@@ -8,9 +8,10 @@ import { apiPaths } from "./apps/web/build/api-paths.ts";
 export default defineConfig({
   test: {
     reporters: ["default", "./scripts/summary-reporter.ts"],
-    // Vitest's default is one worker fewer than the cores: one on a two-core machine. The unit and
-    // server files spend most of their time waiting on databases, sockets and timers, so two
-    // share the machine well; the browser files still run one at a time, after them.
+    // Vitest's default is one worker fewer than the cores: one on a two-core machine. Server and
+    // browser files spend most of their time waiting on databases, sockets, timers and pages, so
+    // two files at a time share the machine well (each browser file has its own server, ports and
+    // data folder).
     maxWorkers: 2,
     projects: [
       {
@@ -40,7 +41,6 @@ export default defineConfig({
           expect: { poll: { timeout: 10_000, interval: 50 } },
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
           // A browser step on a loaded two-core machine now and then misses its poll window; a test
           // that fails twice in a row still fails the run, and the retry shows in the report.
           retry: 1,

@@ -44,3 +44,24 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/**
+ * Opens an antd tab by the test id on its label and waits until it is the active one. A click
+ * that lands while the tab bar is still scrolling an overflowing row of tabs is lost, so it is
+ * clicked again until the tab shows as active (at most ten times).
+ */
+export async function openTab(page: Page, testId: string): Promise<void> {
+  const tab = page.locator(".ant-tabs-tab", { has: page.getByTestId(testId) });
+  for (let attempt = 0; attempt < 10; attempt++) {
+    await page.getByTestId(testId).click();
+    try {
+      await page.waitForFunction((el) => el?.classList.contains("ant-tabs-tab-active"), await tab.elementHandle(), {
+        timeout: 1000,
+      });
+      return;
+    } catch {
+      // Not active yet: click again.
+    }
+  }
+  throw new Error(`the tab ${testId} did not open`);
+}

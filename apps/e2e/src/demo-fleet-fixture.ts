@@ -1,7 +1,7 @@
 import { provisionDemoFleet, startSimulator } from "@ess/server/internal/demo/demo-fleet.ts";
 import { tempDataDir } from "@ess/server/testing";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser } from "./browser.ts";
+import { launchBrowser, openTab } from "./browser.ts";
 import { signIn, startShellConsole } from "./shell-fixture.ts";
 
 /**
@@ -35,7 +35,7 @@ export async function startSettingsFleet(prefix: string, count: number) {
       const page = await browser.newPage({ locale: "en-US", timezoneId: "UTC", viewport });
       await signIn(page, console_.url);
       await page.goto(`${console_.url}#/device/settings/${deviceId}`);
-      await page.getByTestId(`settings-tab-${tab}`).click();
+      await openTab(page, `settings-tab-${tab}`);
       return page;
     },
     async stop() {

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM, screenshot } from "../src/browser.ts";
+import { CHROMIUM, openTab, screenshot } from "../src/browser.ts";
 import { startSettingsFleet } from "../src/demo-fleet-fixture.ts";
 
 /**
@@ -36,7 +36,7 @@ describe.skipIf(!CHROMIUM)("generator and self-check in Chromium", () => {
       .toBe("The generator settings are saved and applied by the device");
     await screenshot(page, "device-generator-saved-en-US");
 
-    await page.getByTestId("settings-tab-records").click();
+    await openTab(page, "settings-tab-records");
     const row = page.getByTestId("write-records").getByRole("row").filter({ hasText: "Gen Rated Power" }).first();
     await expect.poll(() => row.textContent(), { timeout: 10_000 }).toMatch(/Gen Rated Power: .+ → 12/);
     expect(await row.textContent()).toContain("Generator Availability (%)");

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM, screenshot } from "../src/browser.ts";
+import { CHROMIUM, openTab, screenshot } from "../src/browser.ts";
 import { startSettingsFleet } from "../src/demo-fleet-fixture.ts";
 
 /**
@@ -36,7 +36,7 @@ describe.skipIf(!CHROMIUM)("device settings in Chromium", () => {
     await expect
       .poll(() => page.getByTestId("settings-outcome").textContent(), { timeout: 15_000 })
       .toBe("The device acknowledged the change");
-    await page.getByTestId("settings-tab-records").click();
+    await openTab(page, "settings-tab-records");
     const row = page.getByTestId("write-records").getByRole("row").filter({ hasText: "Grid-Connected SOC Lower Limit" }).first();
     await expect
       .poll(() => row.textContent(), { timeout: 10_000 })
