@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, chromium, type Locator, type Page } from "playwright-core";
 
 const CANDIDATES = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
 
@@ -46,22 +46,26 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 }
 
 /**
- * Opens an antd tab by the test id on its label and waits until it is the active one. A click
- * that lands while the tab bar is still scrolling an overflowing row of tabs is lost, so it is
- * clicked again until the tab shows as active (at most ten times).
+ * Clicks until `done` holds (at most ten times, a second apart). A click that lands while a tab
+ * bar scrolls or a drawer or submenu is still sliding in is lost; a user simply clicks again.
  */
-export async function openTab(page: Page, testId: string): Promise<void> {
-  const tab = page.locator(".ant-tabs-tab", { has: page.getByTestId(testId) });
+export async function clickUntil(target: Locator, done: () => Promise<boolean>, what: string): Promise<void> {
   for (let attempt = 0; attempt < 10; attempt++) {
-    await page.getByTestId(testId).click();
-    try {
-      await page.waitForFunction((el) => el?.classList.contains("ant-tabs-tab-active"), await tab.elementHandle(), {
-        timeout: 1000,
-      });
-      return;
-    } catch {
-      // Not active yet: click again.
+    await target.click();
+    for (let wait = 0; wait < 10; wait++) {
+      if (await done()) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-  throw new Error(`the tab ${testId} did not open`);
+  throw new Error(`${what} did not happen after ten clicks`);
+}
+
+/** Opens an antd tab by the test id on its label and waits until it is the active one. */
+export async function openTab(page: Page, testId: string): Promise<void> {
+  const tab = page.locator(".ant-tabs-tab", { has: page.getByTestId(testId) });
+  await clickUntil(
+    page.getByTestId(testId),
+    async () => (await tab.getAttribute("class"))?.includes("ant-tabs-tab-active") ?? false,
+    `opening the tab ${testId}`,
+  );
 }
