@@ -10,15 +10,13 @@ import { ADMIN_PASSWORD, signIn } from "./shell-fixture.ts";
 
 const WEB_DIST = fileURLToPath(new URL("../../web/dist/index.html", import.meta.url));
 
-export const E2E_ADMIN_PASSWORD = ADMIN_PASSWORD;
-
 /**
  * The built console served by the real server on free ports, with a fresh data folder. Sign-in
  * needs no captcha or slide verification (ESS_CAPTCHA=off) unless `env` sets ESS_CAPTCHA=on.
  */
 export async function startConsole(env: Record<string, string> = {}): Promise<{ url: string; server: ServerProcess }> {
   if (!existsSync(WEB_DIST)) throw new Error("The web console is not built: run `npm run build` first (npm test does).");
-  const server = startServerProcess({ DATA_DIR: tempDataDir("ess-e2e-"), ESS_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD, ...env });
+  const server = startServerProcess({ DATA_DIR: tempDataDir("ess-e2e-"), ESS_ADMIN_PASSWORD: ADMIN_PASSWORD, ...env });
   return { url: await readyOrStopped(server), server };
 }
 
@@ -60,7 +58,7 @@ export async function startFleetConsole(options: FleetOptions): Promise<{ url: s
   }
   const server = startServerProcess({
     DATA_DIR: dataDir,
-    ESS_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
+    ESS_ADMIN_PASSWORD: ADMIN_PASSWORD,
     ESS_DEMO_DEVICES: String(options.devices),
     ESS_DEMO_INTERVAL_MS: String(options.intervalMs),
     ...options.env,
@@ -71,6 +69,6 @@ export async function startFleetConsole(options: FleetOptions): Promise<{ url: s
 /** A new page signed in as the administrator, on the home page. */
 export async function adminPage(browser: Browser, url: string, options: BrowserContextOptions = {}): Promise<Page> {
   const page = await browser.newPage({ locale: "en-US", viewport: { width: 1440, height: 900 }, ...options });
-  await signIn(page, url, "admin", E2E_ADMIN_PASSWORD);
+  await signIn(page, url, "admin", ADMIN_PASSWORD);
   return page;
 }

@@ -2,7 +2,8 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../src/api.ts";
 import { CHROMIUM, launchBrowser, screenshot } from "../src/browser.ts";
-import { E2E_ADMIN_PASSWORD, startConsole } from "../src/console-server.ts";
+import { startConsole } from "../src/console-server.ts";
+import { ADMIN_PASSWORD } from "../src/shell-fixture.ts";
 import { signInOnPage, solveSlideOnPage } from "../src/sign-in-page.ts";
 
 describe.skipIf(!CHROMIUM)("sign-in protection, forced and voluntary password change in Chromium", () => {
@@ -30,7 +31,7 @@ describe.skipIf(!CHROMIUM)("sign-in protection, forced and voluntary password ch
       .poll(() => page.getByTestId("captcha-image").evaluate((img) => (img as HTMLImageElement).naturalWidth))
       .toBe(120);
     await page.getByTestId("login-username").fill("admin");
-    await page.getByTestId("login-password").fill(E2E_ADMIN_PASSWORD);
+    await page.getByTestId("login-password").fill(ADMIN_PASSWORD);
     await page.getByTestId("captcha-input").fill("AAAA");
     await page.getByTestId("login-submit").click();
     await expect.poll(() => page.getByTestId("login-error").textContent()).toBe("Wrong verification code, please enter it again");
@@ -48,7 +49,7 @@ describe.skipIf(!CHROMIUM)("sign-in protection, forced and voluntary password ch
 
   it("a new account with a role of a few permissions must change its password first, then gets only its menus (it)", async () => {
     const api = apiClient(url);
-    const admin = await api.signIn("admin", E2E_ADMIN_PASSWORD);
+    const admin = await api.signIn("admin", ADMIN_PASSWORD);
     const role = await api.post<{ id: number }>(
       "/sys/role/save",
       { roleCode: "AUDITOR", roleName: "Revisore", userType: 0, permissions: ["sys.log.view"] },
@@ -99,7 +100,7 @@ describe.skipIf(!CHROMIUM)("sign-in protection, forced and voluntary password ch
 
   it("changes one's password from personal information, refusing a wrong current password (en-US)", async () => {
     const api = apiClient(url);
-    const admin = await api.signIn("admin", E2E_ADMIN_PASSWORD);
+    const admin = await api.signIn("admin", ADMIN_PASSWORD);
     const roles = await api.get<{ records: { id: number; roleCode: string }[] }>("/sys/role/page?roleCode=ENGINEER", admin);
     await api.post(
       "/sys/user/save",

@@ -1,7 +1,8 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, launchBrowser, screenshot } from "../src/browser.ts";
-import { E2E_ADMIN_PASSWORD, startConsole } from "../src/console-server.ts";
+import { startConsole } from "../src/console-server.ts";
+import { ADMIN_PASSWORD } from "../src/shell-fixture.ts";
 
 describe.skipIf(!CHROMIUM)("signing in to the console in Chromium", () => {
   let browser: Browser;
@@ -30,7 +31,7 @@ describe.skipIf(!CHROMIUM)("signing in to the console in Chromium", () => {
     await page.getByTestId("login-submit").click();
     await expect.poll(() => page.getByTestId("login-error").textContent()).toBe("Unknown account or wrong password");
 
-    await page.getByTestId("login-password").fill(E2E_ADMIN_PASSWORD);
+    await page.getByTestId("login-password").fill(ADMIN_PASSWORD);
     await page.getByTestId("login-submit").click();
     await page.waitForURL(/#\/wel\/index$/);
     await expect.poll(() => page.getByTestId("home-greeting").textContent()).toBe("Hello, Administrator");
@@ -56,7 +57,7 @@ describe.skipIf(!CHROMIUM)("signing in to the console in Chromium", () => {
     await page.reload();
     await expect.poll(() => page.getByRole("button", { name: "Accedi" }).isVisible()).toBe(true);
     await page.getByTestId("login-username").fill("admin");
-    await page.getByTestId("login-password").fill(E2E_ADMIN_PASSWORD);
+    await page.getByTestId("login-password").fill(ADMIN_PASSWORD);
     await page.getByTestId("login-submit").click();
     await expect.poll(() => page.getByTestId("home-greeting").textContent()).toBe("Ciao, Administrator");
   });
