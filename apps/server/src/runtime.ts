@@ -107,6 +107,7 @@ export async function startRuntime(config: Config, options: { extend?: AppDeps["
         offlineAfterS: config.ESS_DEVICE_OFFLINE_AFTER_S,
         pageReadTimeoutMs: config.ESS_PAGE_READ_TIMEOUT_MS,
         retentionDays: config.ESS_TELEMETRY_RETENTION_DAYS,
+        rollupMs: config.ESS_ENERGY_ROLLUP_MS,
       },
     );
     closers.push(() => telemetry.stop());

@@ -117,6 +117,16 @@ export const configSchema = z.object({
   ESS_ALARM_STORM_WINDOW_S: positiveInt(60, "a whole number of seconds above 0"),
   /** Days of telemetry history kept (whole daily partitions are dropped past it). */
   ESS_TELEMETRY_RETENTION_DAYS: positiveInt(400, "a whole number of days above 0"),
+  /**
+   * How often the daily energy takes in the readings ingest stored. Longer: fewer rewrites of a
+   * device's day (one per interval, not one per reading); statistics trail live data by up to this.
+   */
+  ESS_ENERGY_ROLLUP_MS: z.coerce
+    .number({ message: "a whole number of milliseconds from 50 to 600000" })
+    .int("a whole number of milliseconds from 50 to 600000")
+    .min(50, "a whole number of milliseconds from 50 to 600000")
+    .max(600_000, "a whole number of milliseconds from 50 to 600000")
+    .default(15_000),
   /** How often each demo device reports (the simulator's interval). */
   ESS_DEMO_INTERVAL_MS: z.coerce
     .number({ message: "a whole number of milliseconds from 100 to 3600000" })

@@ -17,6 +17,8 @@ export async function startInProcess(
     PORT: "0",
     MQTT_PORT: "0",
     LOG_LEVEL: "warn",
+    // Daily energy within a test's patience (the default merges every 15 s).
+    ESS_ENERGY_ROLLUP_MS: "250",
     NODE_ENV: "test",
     DATA_DIR: tempDataDir("ess-e2e-"),
     ...env,

@@ -17,6 +17,8 @@ export async function startTestRuntime(env: Record<string, string> = {}): Promis
     ESS_ADMIN_PASSWORD: "Admin12345",
     NODE_ENV: "test",
     // Other features' tests sign in through the API; the captcha has tests of its own.
+    // Daily energy within a test's patience (the default merges every 15 s).
+    ESS_ENERGY_ROLLUP_MS: "250",
     ESS_CAPTCHA: "off",
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...env,

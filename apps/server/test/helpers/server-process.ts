@@ -45,6 +45,8 @@ export function startServerProcess(env: Record<string, string>): ServerProcess {
       PORT: "0",
       MQTT_PORT: "0",
       LOG_LEVEL: "warn",
+      // Daily energy within a test's patience (the default merges every 15 s).
+      ESS_ENERGY_ROLLUP_MS: "250",
       ESS_CAPTCHA: "off",
       ...env,
     },

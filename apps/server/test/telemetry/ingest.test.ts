@@ -91,6 +91,8 @@ describe.each(testBrokers())("telemetry through the $name", ({ env }) => {
       Math.round(sim.single.brain.plant.state.soc),
     );
 
+    // The daily energy takes in stored readings on its own interval; take them in now.
+    await runtime.telemetry.rollup.flush();
     for (const [name, device] of [
       ["single", single],
       ["three", three],

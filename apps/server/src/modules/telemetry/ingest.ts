@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import {
   checkFrame,
   decodeFrame,
@@ -12,6 +13,7 @@ import { ALARM_WORD_REGISTERS, FIRMWARE_VERSION_REGISTERS, firmwareVersionsOf } 
 import type { Db } from "../../db/db.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import type { DeviceDirectory, DeviceRef } from "./device-directory.ts";
+import type { EnergyRollup } from "./energy-rollup.ts";
 import { createFirmwareVersionKeeper } from "./firmware-versions.ts";
 import { utcDay } from "./local-day.ts";
 import type { Log } from "./log.ts";
@@ -61,6 +63,8 @@ export function createTelemetryIngest(deps: {
   db: Db;
   directory: DeviceDirectory;
   partitions: PartitionKeeper;
+  /** Takes each committed batch into the daily energy. */
+  rollup: EnergyRollup;
   metrics: Metrics;
   log: Log;
   listener?: IngestListener;
@@ -143,9 +147,10 @@ export function createTelemetryIngest(deps: {
     const versionRows = firmware.changed(
       newestPerDevice(accepted).map((f) => ({ deviceId: f.device.id, versions: f.versions ?? {} })),
     );
+    const batchId = randomUUID();
     const write = (mayRepeat: boolean) =>
       deps.db.transaction(async (tx) => {
-        const written = await writeFrames(tx, accepted, { mayRepeat });
+        const written = await writeFrames(tx, accepted, { batchId, mayRepeat });
         await firmware.write(tx, versionRows);
         return written;
       });
@@ -154,6 +159,7 @@ export function createTelemetryIngest(deps: {
       throw error;
     });
     firmware.remember(versionRows);
+    deps.rollup.add(batchId, accepted);
     deps.metrics.ingestBatchSeconds.observe((performance.now() - started) / 1000);
     deps.metrics.ingestFrames.inc({ outcome: "stored" }, accepted.length - duplicates);
     if (duplicates > 0) deps.metrics.ingestFrames.inc({ outcome: "duplicate" }, duplicates);

@@ -1,9 +1,8 @@
-import { ENERGY_COUNTERS, KEY_QUANTITIES } from "@ess/domain";
+import { KEY_QUANTITIES } from "@ess/domain";
 import type { CopyType } from "../../db/copy-binary.ts";
 import type { Tx } from "../../db/db.ts";
 import type { DeviceRef } from "./device-directory.ts";
 import type { ReportedVersions } from "./firmware-versions.ts";
-import { localDay } from "./local-day.ts";
 
 /** One validated reading, ready to store. */
 export interface StoredFrame {
@@ -26,7 +25,6 @@ export interface StoredFrame {
 const KQ_COLUMNS = KEY_QUANTITIES.map((k) => k.column);
 const sqlType = (column: string): "float8" | "int2" | "float4" =>
   column.endsWith("_total") ? "float8" : ["system_state", "system_mode", "battery_status"].includes(column) ? "int2" : "float4";
-const kqIndex = (column: string) => KQ_COLUMNS.indexOf(column as (typeof KQ_COLUMNS)[number]);
 
 export const HISTORY_COLUMNS = ["device_id", "ts", "seq", ...KQ_COLUMNS, "blocks", "invalid"];
 // Binary COPY: the packed words go as they are (text COPY doubled them into hex) and PostgreSQL
@@ -52,11 +50,9 @@ const HISTORY_FALLBACK_SQL = `
     )}
   ON CONFLICT (device_id, ts) DO NOTHING`;
 
-// For each counter: the daily counter at the last reading and the total at the first and last.
-const DAILY_VALUE_COLUMNS = ENERGY_COUNTERS.flatMap((c) => [`${c}_day_last`, `${c}_total_first`, `${c}_total_last`]);
-const firstOrLast = (column: string) => (column.endsWith("_total_first") ? "first" : "last");
-// The latest-state pointers ($1–$4) and the daily energy merge, one statement: one round trip.
-const LATEST_AND_DAILY_SQL = `
+// The latest-state pointers ($1–$4) and the batch's note of readings not yet in the daily energy
+// ($5–$7, see energy-rollup.ts), one statement: one round trip.
+const LATEST_AND_PENDING_SQL = `
   WITH latest AS (
     INSERT INTO device_latest AS l (device_id, ts, seq, received_at)
     SELECT device_id, to_timestamp(ts_ms / 1000.0), seq, to_timestamp(received_ms / 1000.0)
@@ -64,21 +60,7 @@ const LATEST_AND_DAILY_SQL = `
     ON CONFLICT (device_id) DO UPDATE SET ts = EXCLUDED.ts, seq = EXCLUDED.seq, received_at = EXCLUDED.received_at
     WHERE l.ts < EXCLUDED.ts
   )
-  INSERT INTO device_energy_daily AS d (device_id, day, first_ts, last_ts, ${DAILY_VALUE_COLUMNS.join(", ")})
-  SELECT device_id, day, to_timestamp(first_ms / 1000.0), to_timestamp(last_ms / 1000.0), ${DAILY_VALUE_COLUMNS.join(", ")}
-    FROM ${unnestOf(
-      ["int8", "date", "float8", "float8", ...DAILY_VALUE_COLUMNS.map(() => "float8")],
-      ["device_id", "day", "first_ms", "last_ms", ...DAILY_VALUE_COLUMNS],
-      5,
-    )}
-  ON CONFLICT (device_id, day) DO UPDATE SET
-    first_ts = least(d.first_ts, EXCLUDED.first_ts),
-    last_ts = greatest(d.last_ts, EXCLUDED.last_ts),
-    ${DAILY_VALUE_COLUMNS.map((c) =>
-      firstOrLast(c) === "first"
-        ? `${c} = CASE WHEN EXCLUDED.first_ts < d.first_ts THEN coalesce(EXCLUDED.${c}, d.${c}) ELSE coalesce(d.${c}, EXCLUDED.${c}) END`
-        : `${c} = CASE WHEN EXCLUDED.last_ts > d.last_ts THEN coalesce(EXCLUDED.${c}, d.${c}) ELSE coalesce(d.${c}, EXCLUDED.${c}) END`,
-    ).join(",\n    ")}`;
+  INSERT INTO telemetry_rollup_pending (id, device_ids, ts_ms) VALUES ($5, $6::int8[], $7::int8[])`;
 
 /** Column-wise parameter arrays of frames for the set-based history insert. */
 function historyColumns(frames: readonly StoredFrame[]): unknown[][] {
@@ -104,46 +86,12 @@ export function newestPerDevice(frames: readonly StoredFrame[]): StoredFrame[] {
   return [...newest.values()].sort((a, b) => a.device.id - b.device.id);
 }
 
-/** First and last frame of each device and local day. */
-function dailyGroups(frames: readonly StoredFrame[]) {
-  const groups = new Map<string, { deviceId: number; day: string; first: StoredFrame; last: StoredFrame }>();
-  for (const f of frames) {
-    const day = localDay(f.ts, f.device.timeZone);
-    const key = `${f.device.id}|${day}`;
-    const g = groups.get(key);
-    if (!g) groups.set(key, { deviceId: f.device.id, day, first: f, last: f });
-    else {
-      if (f.ts < g.first.ts) g.first = f;
-      if (f.ts > g.last.ts) g.last = f;
-    }
-  }
-  return [...groups.values()].sort((a, b) => a.deviceId - b.deviceId || (a.day < b.day ? -1 : 1));
-}
-
-function dailyParams(frames: readonly StoredFrame[]): unknown[][] {
-  const groups = dailyGroups(frames);
-  const out: unknown[][] = [
-    groups.map((g) => g.deviceId),
-    groups.map((g) => g.day),
-    groups.map((g) => g.first.ts),
-    groups.map((g) => g.last.ts),
-  ];
-  for (const c of ENERGY_COUNTERS) {
-    const today = kqIndex(`${c}_today`);
-    const total = kqIndex(`${c}_total`);
-    out.push(groups.map((g) => g.last.kq[today] ?? null));
-    out.push(groups.map((g) => g.first.kq[total] ?? null));
-    out.push(groups.map((g) => g.last.kq[total] ?? null));
-  }
-  return out;
-}
-
 /** A batch repeats a reading already stored (a redelivery): write it again with `mayRepeat`. */
 export class RepeatedReadingError extends Error {}
 
 /**
- * Stores a batch in the caller's transaction: history by COPY, the latest state, and the daily
- * energy. A batch that repeats a stored reading makes the COPY fail with RepeatedReadingError
+ * Stores a batch in the caller's transaction: history by COPY, the latest state, and a note of the
+ * batch's readings under `batchId` that stays until they are merged into the daily energy. A batch that repeats a stored reading makes the COPY fail with RepeatedReadingError
  * (the transaction is then lost); written again with `mayRepeat`, it goes through a set-based
  * insert that skips what is stored. No savepoint around the COPY: it cost two round trips and a
  * subtransaction per batch for the rare redelivery. Latest and daily merges only move forward,
@@ -152,7 +100,7 @@ export class RepeatedReadingError extends Error {}
 export async function writeFrames(
   tx: Tx,
   frames: readonly StoredFrame[],
-  options: { mayRepeat?: boolean } = {},
+  options: { batchId: string; mayRepeat?: boolean },
 ): Promise<{ duplicates: number }> {
   if (frames.length === 0) return { duplicates: 0 };
   let duplicates = 0;
@@ -169,12 +117,14 @@ export async function writeFrames(
     }
   }
   const newest = newestPerDevice(frames);
-  await tx.query(LATEST_AND_DAILY_SQL, [
+  await tx.query(LATEST_AND_PENDING_SQL, [
     newest.map((f) => f.device.id),
     newest.map((f) => f.ts),
     newest.map((f) => f.seq),
     newest.map((f) => f.receivedAt),
-    ...dailyParams(frames),
+    options.batchId,
+    frames.map((f) => f.device.id),
+    frames.map((f) => f.ts),
   ]);
   return { duplicates };
 }

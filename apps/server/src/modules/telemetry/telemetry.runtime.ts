@@ -5,6 +5,7 @@ import type { Metrics } from "../../observability/metrics.ts";
 import { createDeviceDirectory } from "./device-directory.ts";
 import { registerDeviceEvents, type UpgradeReports } from "./device-events.ts";
 import { createDeviceRequests } from "./device-requests.ts";
+import { createEnergyRollup } from "./energy-rollup.ts";
 import { createTelemetryIngest } from "./ingest.ts";
 import { createLiveEvents } from "./live-events.ts";
 import type { Log } from "./log.ts";
@@ -17,6 +18,8 @@ export interface TelemetryOptions {
   retentionDays: number;
   maxBatch?: number;
   flushMs?: number;
+  /** How often the daily energy takes in what ingest stored (energy-rollup.ts). */
+  rollupMs: number;
 }
 
 /**
@@ -31,6 +34,10 @@ export async function startTelemetry(
   const directory = createDeviceDirectory(deps.db);
   const partitions = createPartitionKeeper(deps.db, { retentionDays: options.retentionDays });
   await partitions.ensureAround();
+  const rollup = createEnergyRollup({ db: deps.db, log: deps.log, flushMs: options.rollupMs });
+  // Batches stored before a stop whose daily energy was not merged yet.
+  await rollup.recover();
+  rollup.start();
   const events = createLiveEvents();
   const presence = createPresence({
     db: deps.db,
@@ -42,6 +49,7 @@ export async function startTelemetry(
     db: deps.db,
     directory,
     partitions,
+    rollup,
     metrics: deps.metrics,
     log: deps.log,
     maxBatch: options.maxBatch,
@@ -80,11 +88,12 @@ export async function startTelemetry(
   );
 
   return {
-    services: { directory, ingest, presence, requests, events, partitions, upgrades },
+    services: { directory, ingest, rollup, presence, requests, events, partitions, upgrades },
     async stop() {
       clearInterval(maintenance);
       requests.stop();
       await ingest.stop();
+      await rollup.stop();
       await presence.stop();
     },
   };
