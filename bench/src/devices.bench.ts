@@ -38,15 +38,17 @@ const server = startServerProcess({
 const bare = spawn(process.execPath, [fileURLToPath(new URL("./bare-fastify.ts", import.meta.url))], {
   stdio: ["ignore", "pipe", "inherit"],
 });
+// Listened for at once: the bare route is up long before a server that migrates a kept fleet.
+const bareListening = new Promise<number>((resolve) =>
+  bare.stdout?.on("data", (chunk: Buffer) => {
+    const match = /listening (\d+)/.exec(chunk.toString());
+    if (match) resolve(Number(match[1]));
+  }),
+);
 try {
   // A kept fleet may first migrate tens of millions of rollups (running totals, 0081).
   const url = await server.ready(reuse ? 1_800_000 : undefined);
-  const barePort = await new Promise<number>((resolve) =>
-    bare.stdout?.on("data", (chunk: Buffer) => {
-      const match = /listening (\d+)/.exec(chunk.toString());
-      if (match) resolve(Number(match[1]));
-    }),
-  );
+  const barePort = await bareListening;
   const db = new pg.Client({ connectionString: scratch.url });
   await db.connect();
   // The scratch database is dropped with FORCE at the end, whatever happened.

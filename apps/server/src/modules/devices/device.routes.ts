@@ -5,7 +5,7 @@ import { run, sql } from "../../db/sql.ts";
 import { notFound } from "../../http/errors.ts";
 import { fetchPage, orderBy } from "../../http/paging.ts";
 import { bindRoute } from "../../http/route.ts";
-import { dataScope } from "../scope/data-scope.ts";
+import { dataScope, withOrganisationsRead } from "../scope/data-scope.ts";
 import { toCsv } from "../users/csv.ts";
 import { readCsv } from "./csv-read.ts";
 import {
@@ -22,8 +22,11 @@ import { importDevices, importTemplate } from "./device-import.ts";
 import { readXlsx } from "./xlsx-read.ts";
 
 const EXPORT_LIMIT = 100_000;
-/** The device list counts up to this many matches (more show as "2000+"; see countLimit). */
-const LIST_COUNT_AT_MOST = 2_000;
+/**
+ * The device list counts at least this many matches, and ten pages past the one shown (more show
+ * as "240+"; see countLimit): each counted match is a device read, on every page request.
+ */
+const LIST_COUNT_AT_MOST = 200;
 const EXPORT_COLUMNS = [
   "id",
   "sn",
@@ -54,7 +57,7 @@ export function registerDeviceRoutes(app: FastifyInstance, db: Db) {
       {
         select: DEVICE_SELECT,
         from: DEVICE_FROM,
-        where: deviceFilters(dataScope(auth), input.query),
+        where: deviceFilters(await withOrganisationsRead(db, dataScope(auth)), input.query),
         order: orderBy(input.query, DEVICE_SORT_COLUMNS, "d.created_at"),
         countAtMost: LIST_COUNT_AT_MOST,
       },
@@ -66,7 +69,7 @@ export function registerDeviceRoutes(app: FastifyInstance, db: Db) {
   bindRoute(app, API.device.export, async ({ auth, input, reply, request }) => {
     const { rows } = await run<DeviceRow>(
       db,
-      sql`SELECT ${DEVICE_SELECT} FROM ${DEVICE_FROM} WHERE ${deviceFilters(dataScope(auth), input.query)}
+      sql`SELECT ${DEVICE_SELECT} FROM ${DEVICE_FROM} WHERE ${deviceFilters(await withOrganisationsRead(db, dataScope(auth)), input.query)}
           ${orderBy(input.query, DEVICE_SORT_COLUMNS, "d.created_at")} LIMIT ${EXPORT_LIMIT}`,
     );
     const t = request.t;

@@ -24,8 +24,16 @@ async function statisticsOf(
   checkDateRange(q.type, q.startDate, q.endDate);
   const device = await findDevice(db, dataScope(auth), q.deviceId);
   if (!device) throw notFound("devices:notFound");
-  const tariff = await tariffOf(db, auth.tenantId, device.owner_user_id);
-  const energy = await energyRecords(db, device.id, q.type, q.startDate, q.endDate);
+  // Independent reads, side by side on the pool.
+  const [tariff, energy, whole] = await Promise.all([
+    tariffOf(db, auth.tenantId, device.owner_user_id),
+    energyRecords(db, device.id, q.type, q.startDate, q.endDate),
+    first<{ self_used: number; sold: number; covers: boolean }>(
+      db,
+      sql`SELECT self_used, sell AS sold, last_day <= ${q.endDate}::date AS covers FROM device_energy_total
+           WHERE device_id = ${device.id}`,
+    ),
+  ]);
   const revenue = energy.map((e) => ({ period: e.period, ...revenueOf(e, tariff) }));
   const totals = revenue.reduce(
     (a, r) => ({
@@ -38,11 +46,6 @@ async function statisticsOf(
   );
   // Everything up to the range's end, by the same rule as the records (self-use counted per day):
   // the device's running totals when the range reaches its latest day, else its days summed.
-  const whole = await first<{ self_used: number; sold: number; covers: boolean }>(
-    db,
-    sql`SELECT self_used, sell AS sold, last_day <= ${q.endDate}::date AS covers FROM device_energy_total
-         WHERE device_id = ${device.id}`,
-  );
   const sums =
     !whole || whole.covers
       ? whole
