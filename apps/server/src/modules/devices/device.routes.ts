@@ -103,9 +103,11 @@ export function registerDeviceRoutes(app: FastifyInstance, db: Db) {
     return toDeviceRecord(row);
   });
 
-  bindRoute(app, API.device.save, async ({ auth, input }) =>
-    toDeviceRecord(await service.create(auth, dataScope(auth), input.body)),
-  );
+  bindRoute(app, API.device.save, async ({ auth, input }) => {
+    const { device, credential } = await service.create(auth, dataScope(auth), input.body);
+    return { ...toDeviceRecord(device), credential };
+  });
+  bindRoute(app, API.device.resetSecret, async ({ auth, input }) => service.resetSecret(dataScope(auth), input.body.id));
   bindRoute(app, API.device.edit, async ({ auth, input }) => toDeviceRecord(await service.edit(dataScope(auth), input.body)));
   bindRoute(app, API.device.del, async ({ auth, input }) => {
     await service.remove(dataScope(auth), input.body.id);
