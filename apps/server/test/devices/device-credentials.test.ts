@@ -84,7 +84,18 @@ describe("broker credentials issued by the console", () => {
     const created = (await post("/admin/lsydevice/save", "acc-D1", { sn: "CRED0002", name: "Shed", model: "H6K" })).json().data;
     const old = created.credential.secret as string;
     expect(await connects("CRED0002", old)).toBe(true);
+    // A connection open with the old secret is ended by the reset, not left running on it.
+    const open = mqtt.connect(runtime.brokerUrl, {
+      clientId: "CRED0002",
+      username: "CRED0002",
+      password: old,
+      reconnectPeriod: 0,
+    });
+    await new Promise((resolve, reject) => open.once("connect", resolve).once("error", reject));
+    const closed = new Promise<void>((resolve) => open.once("close", () => resolve()));
     const reset = (await post("/admin/lsydevice/resetSecret", "acc-D1", { id: created.id })).json();
+    await closed;
+    open.end(true);
     expect(reset.code).toBe(0);
     expect(reset.data).toMatchObject({ sn: "CRED0002", username: "CRED0002", topicPrefix: "ess/v1/CRED0002/" });
     expect(reset.data.secret).not.toBe(old);
