@@ -61,6 +61,8 @@ export interface AppDeps {
   broker: ReadinessProbe;
   /** Feeds MQTT-over-WebSocket connections at /mqtt to the embedded broker, when there is one. */
   brokerWebSocket?: ((stream: import("node:stream").Duplex) => void) | undefined;
+  /** Ends a device's open connection to the embedded broker (after its secret is reset), when there is one. */
+  disconnectDevice?: ((sn: string) => void) | undefined;
   /** The device link (ingest, presence, requests); without it page reads answer "unavailable". */
   telemetry?: TelemetryServices | undefined;
   /** Alarm detection (absent in HTTP-only tests: the fault routes then work on stored data alone). */
@@ -201,7 +203,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerModeRoutes(app, { db: deps.db });
   registerTariffRoutes(app, { db: deps.db });
   registerFaultRoutes(app, { db: deps.db, faults: deps.faults ?? null });
-  registerDeviceRoutes(app, deps.db);
+  registerDeviceRoutes(app, deps.db, deps.disconnectDevice);
   registerStatisticsRoutes(app, deps.db);
   registerBoardRoutes(app, deps.db);
   registerFirmwareRoutes(app, { db: deps.db, files: deps.files ?? createFileStore(join(tmpdir(), `ess-files-${process.pid}`)) });

@@ -150,6 +150,7 @@ export async function startRuntime(config: Config, options: { extend?: AppDeps["
       translator,
       broker: bus,
       brokerWebSocket: embedded?.handleStream,
+      disconnectDevice: embedded?.disconnectDevice,
       telemetry: telemetry.services,
       faults: faults.services,
       files: createFileStore(join(config.DATA_DIR, "files")),

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { deviceTopicPrefix, type IssuedCredential } from "@ess/contracts";
 import type { Queryable } from "../db/db.ts";
 
 const digest = (salt: Buffer, secret: string) => createHash("sha256").update(salt).update(secret).digest();
@@ -14,6 +15,15 @@ export async function issueDeviceSecret(db: Queryable, deviceId: number): Promis
     [deviceId, salt, digest(salt, secret)],
   );
   return secret;
+}
+
+/**
+ * Issues (or re-issues) the secret of the device and answers it as the console shows it once:
+ * re-issuing replaces the stored digest, so the old secret is refused from the next connection.
+ */
+export async function issueDeviceCredential(db: Queryable, device: { id: number; sn: string }): Promise<IssuedCredential> {
+  const secret = await issueDeviceSecret(db, device.id);
+  return { sn: device.sn, username: device.sn, secret, topicPrefix: deviceTopicPrefix(device.sn) };
 }
 
 /** True when `secret` is the current broker secret of the device with serial number `sn`. */

@@ -22,6 +22,8 @@ export interface EmbeddedBroker {
   readonly port: number;
   /** Feeds one MQTT-over-WebSocket connection to the broker. */
   handleStream(stream: Duplex): void;
+  /** Closes the connection a device has open now, if any (its secret was just replaced). */
+  disconnectDevice(sn: string): void;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,8 @@ export async function startEmbeddedBroker(options: {
   inbox?: DeviceInbox | undefined;
 }): Promise<EmbeddedBroker> {
   const principals = new WeakMap<Client, BrokerPrincipal>();
+  // The open connection of each device, so that replacing its secret can end it too.
+  const deviceClients = new Map<string, Client>();
   const broker = await Aedes.createBroker({
     authenticate(client, username, password, done) {
       if (!username || !password) return done(refuse(4, "credentials required"), false);
@@ -48,6 +52,7 @@ export async function startEmbeddedBroker(options: {
         .then((principal) => {
           if (!principal) return done(refuse(4, "bad credentials"), false);
           principals.set(client, principal);
+          if (principal.kind === "device") deviceClients.set(principal.sn, client);
           done(null, true);
         })
         .catch(() => done(refuse(4, "authentication unavailable"), false));
@@ -79,6 +84,11 @@ export async function startEmbeddedBroker(options: {
     },
   });
 
+  broker.on("clientDisconnect", (client) => {
+    const principal = principals.get(client);
+    if (principal?.kind === "device" && deviceClients.get(principal.sn) === client) deviceClients.delete(principal.sn);
+  });
+
   const server: Server = createServer((socket) => broker.handle(socket));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -94,6 +104,9 @@ export async function startEmbeddedBroker(options: {
     port,
     handleStream: (stream) => {
       broker.handle(stream);
+    },
+    disconnectDevice: (sn) => {
+      deviceClients.get(sn)?.close();
     },
     async close() {
       await new Promise<void>((resolve) => broker.close(() => resolve()));

@@ -139,6 +139,7 @@ export const SAMPLES: Record<string, Sample> = {
   },
   "device.edit": { refs: { device: (id) => ({ body: { id, name: "Taken", model: "H6K" } }) } },
   "device.del": { refs: { device: (id) => ({ body: { id } }) } },
+  "device.resetSecret": { refs: { device: (id) => ({ body: { id } }) } },
   "device.import": {
     refs: { organisation: (orgId) => ({ body: { content: `sn,name,model\r\nINTRUDE${orgId},Intruder,H6K\r\n`, orgId } }) },
   },

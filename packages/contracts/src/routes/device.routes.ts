@@ -1,6 +1,7 @@
 import { BATTERY_TYPES, COUNTRY_CODES, DEVICE_MODEL_CODES, DONGLE_TYPES, ENUMS, SERIAL_RULE } from "@ess/domain";
 import { z } from "zod";
 import { instant, optionalText, optionalTimeZone } from "../account-fields.ts";
+import { TOPIC_ROOT } from "../device/topics.ts";
 import { pageOf } from "../envelope.ts";
 import { blankToUndefined, idBody, idFilter, idQuery, intFilter, listQuery, textFilter } from "../list.ts";
 import { defineRoute } from "../route.ts";
@@ -126,6 +127,26 @@ export const deviceListQuery = listQuery(DEVICE_SORT, {
 export type DeviceListQuery = z.input<typeof deviceListQuery>;
 export type DeviceListFilters = Omit<z.output<typeof deviceListQuery>, "current" | "size">;
 
+/**
+ * A device's broker credentials as issued (at registration, import or reset). The plain secret is
+ * in this answer only: the console keeps a salted digest, so it can never show the secret again.
+ */
+export const issuedCredential = z.object({
+  sn: z.string(),
+  /** MQTT user name, and client id: the serial number. */
+  username: z.string(),
+  secret: z.string(),
+  /** Every topic the device may use lies below this (docs/device-protocol.md). */
+  topicPrefix: z.string(),
+});
+export type IssuedCredential = z.infer<typeof issuedCredential>;
+/** The topic prefix of one device: `ess/v1/{sn}/`. */
+export const deviceTopicPrefix = (sn: string) => `${TOPIC_ROOT}/${sn}/`;
+
+/** A registered device and the broker credentials issued with it (shown once). */
+export const createdDevice = deviceRecord.extend({ credential: issuedCredential });
+export type CreatedDevice = z.infer<typeof createdDevice>;
+
 export const importRowResult = z.object({
   /** 1-based line of the file (the header is line 1). */
   line: z.number().int(),
@@ -138,6 +159,8 @@ export const importResult = z.object({
   succeeded: z.number().int(),
   failed: z.number().int(),
   rows: z.array(importRowResult),
+  /** The broker credentials of each device registered, in file order (shown once). */
+  credentials: z.array(issuedCredential),
 });
 export type ImportResult = z.infer<typeof importResult>;
 
@@ -194,11 +217,11 @@ export const deviceRoutes = {
   save: defineRoute({
     method: "POST",
     path: "/admin/lsydevice/save",
-    summary: "Register a device",
+    summary: "Register a device; the answer carries its broker secret, which is never shown again",
     tags: ["devices"],
     access: { permission: "device.edit" },
     body: deviceCreate,
-    data: deviceRecord,
+    data: createdDevice,
     scope: deviceScope({ in: "body", field: "orgId", entity: "organisation" }),
   }),
   edit: defineRoute({
@@ -219,6 +242,16 @@ export const deviceRoutes = {
     access: { permission: "device.delete" },
     body: idBody,
     data: z.null(),
+    scope: deviceScope(byId),
+  }),
+  resetSecret: defineRoute({
+    method: "POST",
+    path: "/admin/lsydevice/resetSecret",
+    summary: "Issue a new broker secret for a device (the old one is refused from its next connection)",
+    tags: ["devices"],
+    access: { permission: "device.edit" },
+    body: idBody,
+    data: issuedCredential,
     scope: deviceScope(byId),
   }),
   importTemplate: defineRoute({

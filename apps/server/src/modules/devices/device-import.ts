@@ -1,9 +1,10 @@
-import { describeIssue, deviceCreate, type ImportResult } from "@ess/contracts";
+import { describeIssue, deviceCreate, type ImportResult, type IssuedCredential } from "@ess/contracts";
 import { DEVICE_IMPORT_COLUMNS, DEVICE_IMPORT_MAX_ROWS } from "@ess/domain";
 import type { Db } from "../../db/db.ts";
 import { fieldMessage } from "../../http/error-handler.ts";
 import { ValidationError } from "../../http/errors.ts";
 import type { Translate } from "../../i18n/translator.ts";
+import { issueDeviceCredential } from "../../mqtt/device-credentials.ts";
 import { insertDevice } from "./device.service.ts";
 
 const NUMERIC = new Set(["dongleType", "batteryType", "countryCode", "ratedPower", "loadCapacity"]);
@@ -19,7 +20,8 @@ export function importTemplate(): string {
  * serial number not registered and not repeated in the file) and reported with its reasons;
  * the rows that pass are inserted in one transaction, a serial number registered meanwhile
  * turning its row into a failure. A failed row changes nothing, and importing the same file again
- * registers nothing twice (its rows then fail as duplicates).
+ * registers nothing twice (its rows then fail as duplicates). Each device registered is answered with
+ * its broker secret, which the console never shows again.
  */
 export async function importDevices(
   db: Db,
@@ -79,15 +81,18 @@ export async function importDevices(
   for (const row of parsed)
     if (row.reasons.length === 0 && takenSet.has(row.sn.toUpperCase())) row.reasons.push(t("devices:duplicateSn"));
 
+  // Each device registered gets its broker secret in the same transaction, answered once.
+  const credentials: IssuedCredential[] = [];
   await db.transaction(async (tx) => {
     for (const row of parsed) {
       if (row.reasons.length > 0 || !row.data) continue;
       const id = await insertDevice(tx, target.tenantId, target.orgId, row.data.sn, row.data);
       if (id === null) row.reasons.push(t("devices:duplicateSn"));
+      else credentials.push(await issueDeviceCredential(tx, { id, sn: row.data.sn }));
     }
   });
 
   const rows = parsed.map((r) => ({ line: r.line, sn: r.sn, ok: r.reasons.length === 0, reasons: r.reasons }));
   const succeeded = rows.filter((r) => r.ok).length;
-  return { succeeded, failed: rows.length - succeeded, rows };
+  return { succeeded, failed: rows.length - succeeded, rows, credentials };
 }

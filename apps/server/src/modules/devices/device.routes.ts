@@ -47,8 +47,11 @@ const EXPORT_COLUMNS = [
   "createTime",
 ] as const;
 
-/** Device management routes; every read and change finds its devices through the data scope. */
-export function registerDeviceRoutes(app: FastifyInstance, db: Db) {
+/**
+ * Device management routes; every read and change finds its devices through the data scope.
+ * `disconnectDevice` ends a device's open broker connection once its secret is reset (embedded broker only).
+ */
+export function registerDeviceRoutes(app: FastifyInstance, db: Db, disconnectDevice?: (sn: string) => void) {
   const service = createDeviceService(db);
 
   bindRoute(app, API.device.page, async ({ auth, input }) =>
@@ -106,9 +109,16 @@ export function registerDeviceRoutes(app: FastifyInstance, db: Db) {
     return toDeviceRecord(row);
   });
 
-  bindRoute(app, API.device.save, async ({ auth, input }) =>
-    toDeviceRecord(await service.create(auth, dataScope(auth), input.body)),
-  );
+  bindRoute(app, API.device.save, async ({ auth, input }) => {
+    const { device, credential } = await service.create(auth, dataScope(auth), input.body);
+    return { ...toDeviceRecord(device), credential };
+  });
+  bindRoute(app, API.device.resetSecret, async ({ auth, input }) => {
+    const credential = await service.resetSecret(dataScope(auth), input.body.id);
+    // A connection opened with the old secret does not outlive it.
+    disconnectDevice?.(credential.sn);
+    return credential;
+  });
   bindRoute(app, API.device.edit, async ({ auth, input }) => toDeviceRecord(await service.edit(dataScope(auth), input.body)));
   bindRoute(app, API.device.del, async ({ auth, input }) => {
     await service.remove(dataScope(auth), input.body.id);

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { Db, Queryable } from "../../db/db.ts";
 import { first, sql } from "../../db/sql.ts";
 import { business, forbidden, notFound, ValidationError } from "../../http/errors.ts";
+import { issueDeviceCredential } from "../../mqtt/device-credentials.ts";
 import type { AuthContext } from "../auth/auth.context.ts";
 import type { DataScope } from "../scope/data-scope.ts";
 import { type DeviceRow, findDevice } from "./device.repository.ts";
@@ -77,11 +78,21 @@ export function createDeviceService(db: Db) {
   return {
     inScope,
 
+    /** Registers the device and issues its broker secret together: no device exists that could never connect. */
     async create(caller: AuthContext, scope: DataScope, input: Create) {
       const orgId = await sellerOf(db, caller, scope, input.orgId);
-      const id = await insertDevice(db, caller.tenantId, orgId, input.sn, input);
-      if (id === null) throw duplicateSn();
-      return inScope(scope, id);
+      const { id, credential } = await db.transaction(async (tx) => {
+        const id = await insertDevice(tx, caller.tenantId, orgId, input.sn, input);
+        if (id === null) throw duplicateSn();
+        return { id, credential: await issueDeviceCredential(tx, { id, sn: input.sn }) };
+      });
+      return { device: await inScope(scope, id), credential };
+    },
+
+    /** A new broker secret for a device the caller may edit; the old one stops working. */
+    async resetSecret(scope: DataScope, id: number) {
+      const device = await inScope(scope, id);
+      return issueDeviceCredential(db, { id, sn: device.sn });
     },
 
     async edit(scope: DataScope, input: Edit) {

@@ -97,9 +97,10 @@ export function FormDialog<R>({
     }
     setSending(true);
     try {
-      await call(spec.route, { body } as never);
+      const answer = await call(spec.route, { body } as never);
       void message.success(t(spec.success ?? "crud:saved"));
       onDone();
+      spec.onAnswer?.(answer, record);
     } catch (error) {
       if (error instanceof ApiError && error.fields.length > 0) showErrors(error.fields);
       else setGeneral([(error as Error).message]);

@@ -31,9 +31,10 @@ export function RowActions<R extends { id: number }>({
   const confirmRun = (action: RowAction<R>) => {
     const run = async () => {
       try {
-        await action.run?.(record);
+        const answer = await action.run?.(record);
         void message.success(t(action.success ?? "crud:done"));
         refresh();
+        action.onAnswer?.(answer, record);
       } catch (error) {
         void message.error((error as Error).message);
       }

@@ -86,6 +86,8 @@ export interface FormSpec<R> {
   visible?: (record: R) => boolean;
   /** i18n key of a question asked once the values pass the checks, before sending (interpolated with the row's fields). */
   confirm?: string;
+  /** Receives the server's answer after success (something it answers only once, such as a secret). */
+  onAnswer?: (answer: unknown, record: R | undefined) => void;
 }
 
 /** A button on each row: asks for confirmation and runs, or opens a form dialog. */
@@ -102,6 +104,8 @@ export interface RowAction<R> {
   form?: FormSpec<R>;
   /** i18n key of the message after success; default `crud:done`. */
   success?: string;
+  /** Receives what `run` answered, after success. */
+  onAnswer?: (answer: unknown, record: R) => void;
 }
 
 export interface ColumnDef<R> {

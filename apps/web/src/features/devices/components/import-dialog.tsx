@@ -1,4 +1,4 @@
-import { DownloadOutlined, UploadOutlined } from "@ant-design/icons";
+import { DownloadOutlined, KeyOutlined, UploadOutlined } from "@ant-design/icons";
 import type { ImportResult } from "@ess/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Button, Modal, Space, Table, Tag, Upload } from "antd";
@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { API } from "../../../api/api.ts";
 import { call } from "../../../api/client.ts";
 import { downloadExport } from "../../../ui/crud/index.ts";
+import { credentialsCsv, saveTextFile } from "./issued-credential.ts";
 
 const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
@@ -23,6 +24,7 @@ async function importBody(file: File) {
 /**
  * Batch import: download the template, choose an Excel (.xlsx) or CSV file, and read every row's outcome
  * (succeeded, or failed with its reasons). Failed rows change nothing; the file may be sent again.
+ * The broker secrets of the devices registered are offered once, as a CSV file built here.
  */
 export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation(["devices", "crud"]);
@@ -49,12 +51,19 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
     }
   };
 
+  // Closing forgets the outcome, and with it the secrets: they are offered this once only.
+  const close = () => {
+    setResult(null);
+    setError(null);
+    onClose();
+  };
+
   return (
     <Modal
       open={open}
       title={t("import.title")}
-      onCancel={onClose}
-      footer={<Button onClick={onClose}>{t("crud:cancel")}</Button>}
+      onCancel={close}
+      footer={<Button onClick={close}>{t("crud:cancel")}</Button>}
       width={760}
       data-testid="devices-import-dialog"
       destroyOnHidden
@@ -86,6 +95,29 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
       </Space>
       <Alert type="info" showIcon title={t("import.help")} style={{ marginBottom: 16 }} />
       {error && <Alert type="error" showIcon title={error} data-testid="devices-import-error" style={{ marginBottom: 16 }} />}
+      {result && result.credentials.length > 0 && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          data-testid="devices-import-credentials"
+          title={t("credentials.importShownOnce", { count: result.credentials.length })}
+          action={
+            <Button
+              icon={<KeyOutlined />}
+              onClick={() =>
+                saveTextFile(
+                  credentialsCsv(result.credentials, [t("columns.sn"), t("credentials.secret"), t("credentials.topicPrefix")]),
+                  "device-credentials.csv",
+                )
+              }
+              data-testid="devices-import-credentials-download"
+            >
+              {t("credentials.download")}
+            </Button>
+          }
+        />
+      )}
       {result && (
         <Table
           size="small"

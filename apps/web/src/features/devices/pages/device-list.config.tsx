@@ -1,5 +1,12 @@
 import { QrcodeOutlined } from "@ant-design/icons";
-import { type DeviceRecord, deviceCreate, deviceEdit, renameBody } from "@ess/contracts";
+import {
+  type CreatedDevice,
+  type DeviceRecord,
+  deviceCreate,
+  deviceEdit,
+  type IssuedCredential,
+  renameBody,
+} from "@ess/contracts";
 import { COUNTRY_AUSTRALIA } from "@ess/domain";
 import { Popover, QRCode, Space, Tag } from "antd";
 import { Link } from "react-router";
@@ -8,6 +15,7 @@ import { API } from "../../../api/api.ts";
 import { call } from "../../../api/client.ts";
 import { type ColumnDef, defineCrud, type FieldDef, type FormSpec } from "../../../ui/crud/index.ts";
 import { DEVICE_OPTIONS as O } from "../components/device-options.ts";
+import { showIssuedCredential } from "../components/issued-credential.ts";
 
 const ONLINE_COLOUR = { 0: "default", 1: "green", 2: "blue" } as const;
 const STATUS_COLOUR = { 0: "green", 1: "gold", 2: "default", 3: "red" } as const;
@@ -116,6 +124,8 @@ export const deviceList = defineCrud<DeviceRecord>({
     schema: deviceCreate,
     permission: "device.edit",
     fields: [{ name: "sn", required: true }, ...registrationFields],
+    // The broker secret issued with the device is answered this once: the page's dialog shows it.
+    onAnswer: (answer) => showIssuedCredential((answer as CreatedDevice).credential),
   },
   edit: {
     title: "devices:edit",
@@ -178,6 +188,16 @@ export const deviceList = defineCrud<DeviceRecord>({
       visible: (r) => r.ownerId !== null,
       confirm: "devices:confirmUnbindUser",
       run: (r) => call(API.device.unbindUser, { body: { id: r.id } }),
+    },
+    {
+      key: "resetSecret",
+      label: "devices:credentials.reset",
+      permission: "device.edit",
+      danger: true,
+      confirm: "devices:credentials.confirmReset",
+      run: (r) => call(API.device.resetSecret, { body: { id: r.id } }),
+      success: "devices:credentials.resetDone",
+      onAnswer: (answer) => showIssuedCredential(answer as IssuedCredential),
     },
     { key: "renameUser", label: "devices:rename.user", permission: "device.rename", form: rename("user") },
     { key: "renameInstaller", label: "devices:rename.installer", permission: "device.rename", form: rename("installer") },

@@ -4,6 +4,7 @@ import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { CrudPage, useCan } from "../../../ui/crud/index.ts";
+import { CredentialDialog } from "../components/credential-dialog.tsx";
 import { ImportDialog } from "../components/import-dialog.tsx";
 import { DEVICE_COLUMNS, deviceList } from "./device-list.config.tsx";
 
@@ -73,6 +74,7 @@ export default function DeviceListPage() {
       </Card>
       <CrudPage key={drillStatus ?? "all"} config={config} />
       <ImportDialog open={importing} onClose={() => setImporting(false)} />
+      <CredentialDialog />
     </Space>
   );
 }
