@@ -12,8 +12,10 @@
  *     above; and bytes stored per data point.
  *
  *   npm run ingest -w @ess/bench -- [seconds=10] [devices=2000] [fixed-rate: default a ladder]
- * Needs BENCH_MQTT_URL (default mqtt://127.0.0.1:1883) and BENCH_DATABASE_URL (default
+ * The broker is a Mosquitto of the bench's own, configured as docs/device-protocol.md asks
+ * (mosquitto.ts), or the one at BENCH_MQTT_URL; then BENCH_DATABASE_URL (default
  * postgres://postgres@127.0.0.1:5432/postgres; a fresh database is made and dropped). Loopback only.
+ * ESS_ENERGY_ROLLUP_MS sets the console's daily-energy interval (default 15 s, as in production).
  */
 import { randomBytes } from "node:crypto";
 import { cpus, loadavg } from "node:os";
@@ -26,12 +28,14 @@ import { type Runtime, startRuntime } from "@ess/server/internal/runtime.ts";
 import mqtt from "mqtt";
 import { cpuMeter } from "./cpu-cost.ts";
 import { simulatedThreePhaseFrames } from "./frames.ts";
+import { startBenchMosquitto } from "./mosquitto.ts";
 import { runPublishers } from "./publishers.ts";
 
 const seconds = Number(process.argv[2] ?? 10);
 const deviceCount = Number(process.argv[3] ?? 2000);
 const fixedRate = Number(process.argv[4] ?? 0);
-const brokerUrl = process.env.BENCH_MQTT_URL ?? "mqtt://127.0.0.1:1883";
+const ownBroker = process.env.BENCH_MQTT_URL ? null : await startBenchMosquitto();
+const brokerUrl = process.env.BENCH_MQTT_URL ?? ownBroker?.url ?? "mqtt://127.0.0.1:1883";
 const serverUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const run = `${process.pid.toString(36)}${randomBytes(2).toString("hex")}`;
 const simulated = await simulatedThreePhaseFrames();
@@ -176,6 +180,7 @@ say(
     .map((l) => l.toFixed(2))
     .join(" ")}`,
 );
+say(`broker: ${ownBroker ? `Mosquitto of the bench's own (max_queued_messages 100000) at ${brokerUrl}` : brokerUrl}`);
 say(
   `full three-phase frame: ${VALUES} values, ${frames.binary.length} bytes; ${deviceCount} devices; ${seconds} s per measurement`,
 );
@@ -195,6 +200,7 @@ try {
       DATA_DIR: `/tmp/ess-bench-${run}`,
       LOG_LEVEL: "error",
       ESS_ADMIN_PASSWORD: "Bench12345",
+      ...(process.env.ESS_ENERGY_ROLLUP_MS ? { ESS_ENERGY_ROLLUP_MS: process.env.ESS_ENERGY_ROLLUP_MS } : {}),
     }),
   );
   const { rows } = await runtime.db.query<{ id: number }>(
@@ -251,4 +257,5 @@ try {
 } finally {
   await runtime?.close();
   await database.drop();
+  ownBroker?.stop();
 }
