@@ -11,6 +11,8 @@ import {
 import type { Log } from "./log.ts";
 
 const KQ_COLUMNS: readonly string[] = KEY_QUANTITIES.map((k) => k.column);
+/** Device-days merged per statement and transaction. */
+const FLUSH_SLICE = 5000;
 
 /**
  * Daily energy from many ingest batches at once. Merging each batch into device_energy_daily
@@ -35,10 +37,17 @@ export function createEnergyRollup(deps: { db: Db; log: Log; flushMs: number }) 
     groups = new Map();
     batches = [];
     try {
-      await deps.db.transaction(async (tx) => {
-        await writeDailyGroups(tx, taken.groups.values());
-        await tx.query("DELETE FROM telemetry_rollup_pending WHERE id = ANY($1::uuid[])", [taken.batches]);
-      });
+      // In slices, each its own transaction, so that ingest's batches are not held up behind one
+      // statement over a whole fleet; the notes go with the last slice. A slice merged before a
+      // failure is merged again later, which changes nothing.
+      const all = [...taken.groups.values()];
+      for (let from = 0; from < all.length || from === 0; from += FLUSH_SLICE) {
+        const last = from + FLUSH_SLICE >= all.length;
+        await deps.db.transaction(async (tx) => {
+          await writeDailyGroups(tx, all.slice(from, from + FLUSH_SLICE));
+          if (last) await tx.query("DELETE FROM telemetry_rollup_pending WHERE id = ANY($1::uuid[])", [taken.batches]);
+        });
+      }
     } catch (error) {
       // Put them back (merging is order-free) for the next flush; the notes still cover them.
       for (const g of taken.groups.values()) mergeGroup(groups, g);
