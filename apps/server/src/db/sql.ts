@@ -68,10 +68,3 @@ export async function first<T = Row>(db: Queryable, statement: Sql): Promise<T |
 
 /** A LIKE pattern that finds `text` anywhere, with the caller's % and _ taken literally. */
 export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/**
- * `column` contains `text`, ignoring case, as `lower(column) LIKE …`: the form a trigram index on
- * lower(column) serves (an index on the column itself would also be taken for equality; 0092).
- */
-export const containsText = (column: string, text: string) =>
-  sql`${sql.raw(`lower(${column})`)} LIKE ${containsPattern(text).toLowerCase()}`;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readXlsx } from "../../src/modules/devices/xlsx-read.ts";
 import { buildWorld, type World } from "../helpers/channel-world.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 import { worldClient } from "../helpers/world-client.ts";
@@ -58,10 +59,13 @@ describe("a dealer's devices", () => {
   });
 
   it("exports only its own devices", async () => {
-    const csv = (await api.get("/admin/lsydevice/export", "acc-D1a")).body;
-    expect(csv).toContain("dev-1a");
-    for (const other of ["dev-1b", "dev-1shown", "dev-2a", "dev-2x"]) expect(csv).not.toContain(other);
-    expect(csv.trim().split("\r\n")).toHaveLength(2);
+    const answer = await api.get("/admin/lsydevice/export", "acc-D1a");
+    expect(answer.headers["content-type"]).toContain("spreadsheetml");
+    const rows = await readXlsx(answer.rawPayload);
+    // The header and its one device.
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toContain("dev-1a");
+    for (const other of ["dev-1b", "dev-1shown", "dev-2a", "dev-2x"]) expect(rows.flat()).not.toContain(other);
   });
 
   it("sees on its data board only its own devices' counts and energy", async () => {

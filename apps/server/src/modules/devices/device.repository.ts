@@ -1,6 +1,6 @@
 import type { DeviceListFilters, DeviceRecord } from "@ess/contracts";
 import type { Queryable } from "../../db/db.ts";
-import { containsPattern, containsText, first, type Sql, sql } from "../../db/sql.ts";
+import { containsPattern, first, type Sql, sql } from "../../db/sql.ts";
 import { type DataScope, devicesOfOrganisations } from "../scope/data-scope.ts";
 
 export interface DeviceRow {
@@ -72,8 +72,8 @@ export function deviceFilters(scope: DataScope, q: DeviceListFilters): Sql {
   return deviceWhere(
     scope,
     sql.and([
-      q.name !== undefined && containsText("d.name", q.name),
-      q.sn !== undefined && containsText("d.sn", q.sn),
+      q.name !== undefined && sql`d.name ILIKE ${like(q.name)}`,
+      q.sn !== undefined && sql`d.sn ILIKE ${like(q.sn)}`,
       q.onlineStatus !== undefined && sql`d.online_status = ${q.onlineStatus}`,
       q.status !== undefined && sql`${sql.raw(SHOWN_STATUS)} = ${q.status}`,
       q.phaseType !== undefined && sql`d.phase_type = ${q.phaseType}`,

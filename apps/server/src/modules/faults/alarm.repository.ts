@@ -1,7 +1,7 @@
 import type { AlarmRecord, alarmListQuery } from "@ess/contracts";
 import type { Locale } from "@ess/domain";
 import type { z } from "zod";
-import { containsText, type Sql, sql } from "../../db/sql.ts";
+import { containsPattern, type Sql, sql } from "../../db/sql.ts";
 import type { DataScope } from "../scope/data-scope.ts";
 
 export interface AlarmRow {
@@ -47,7 +47,7 @@ export function alarmFilters(scope: DataScope, q: AlarmQuery): Sql {
     sql`NOT a.hidden`,
     sql`COALESCE(c.display, f.display, true)`,
     q.deviceId !== undefined && sql`a.device_id = ${q.deviceId}`,
-    q.sn !== undefined && containsText("d.sn", q.sn),
+    q.sn !== undefined && sql`d.sn ILIKE ${containsPattern(q.sn)}`,
     q.faultCode !== undefined && sql`a.code = ${q.faultCode}`,
     q.level !== undefined && sql`a.level = ${q.level}`,
     q.systemType !== undefined && sql`a.system_type = ${q.systemType}`,

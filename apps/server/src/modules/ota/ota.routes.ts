@@ -2,7 +2,7 @@ import { API } from "@ess/contracts";
 import { isFirmwareType, needsBcuId, needsBmsId, OTA_SCHEDULE_MAX } from "@ess/domain";
 import type { FastifyInstance } from "fastify";
 import type { Db, Queryable } from "../../db/db.ts";
-import { containsPattern, containsText, first, run, type Sql, sql } from "../../db/sql.ts";
+import { containsPattern, first, run, type Sql, sql } from "../../db/sql.ts";
 import { AppError, business, notFound, ValidationError } from "../../http/errors.ts";
 import { fetchPage, orderBy } from "../../http/paging.ts";
 import { bindRoute } from "../../http/route.ts";
@@ -95,7 +95,7 @@ async function candidates(
          WHERE ${sql.and([
            sql`d.deleted_at IS NULL`,
            dataScope(auth).devices("d"),
-           filter.sn !== undefined && containsText("d.sn", filter.sn),
+           filter.sn !== undefined && sql`d.sn ILIKE ${containsPattern(filter.sn)}`,
            filter.phaseType !== undefined && sql`d.phase_type = ${filter.phaseType}`,
            filter.orgId !== undefined && sql`(d.org_id = ${filter.orgId} OR d.installer_org_id = ${filter.orgId})`,
            filter.onlineStatus !== undefined && sql`d.online_status = ${filter.onlineStatus}`,
@@ -269,7 +269,7 @@ export function registerOtaRoutes(app: FastifyInstance, deps: { db: Db; engine: 
           sql`u.campaign_id = ${q.id}`,
           dataScope(auth).devices("d"),
           q.status !== undefined && sql`u.status = ${q.status}`,
-          q.sn !== undefined && containsText("d.sn", q.sn),
+          q.sn !== undefined && sql`d.sn ILIKE ${containsPattern(q.sn)}`,
         ]),
         order: orderBy(q, { id: "u.id", createTime: "u.created_at", status: "u.status" }, "u.id"),
       },

@@ -202,7 +202,7 @@ export const deviceList = defineCrud<DeviceRecord>({
     { key: "renameUser", label: "devices:rename.user", permission: "device.rename", form: rename("user") },
     { key: "renameInstaller", label: "devices:rename.installer", permission: "device.rename", form: rename("installer") },
   ],
-  export: { route: API.device.export, permission: "device.export", fileName: "devices.csv" },
+  export: { route: API.device.export, permission: "device.export", fileName: "devices.xlsx" },
   // Binding and renaming are in the row's "more" menu.
   rowButtons: ["edit", "delete"],
   actionsWidth: 200,
