@@ -83,6 +83,22 @@ describe.skipIf(!CHROMIUM)("the device list's tools in Chromium", () => {
     await expect.poll(() => rows(page).count()).toBe(2);
     expect((await rows(page).allTextContents()).join()).not.toContain("ESSDEMO00003");
     await screenshot(page, "device-tools-list-en-US");
+
+    // The filtered set exported as an Excel workbook: a header and the two devices.
+    await page.getByTestId("devices-export").click();
+    const confirm = page.locator(".ant-modal-confirm").last();
+    await expect.poll(() => confirm.textContent()).toContain("Export the 2 records that match the filters?");
+    await page.waitForFunction(() => !document.querySelector(".ant-modal-confirm[class*='ant-zoom']"));
+    const download = page.waitForEvent("download");
+    await confirm.getByRole("button", { name: "Confirm" }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe("devices.xlsx");
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile(await file.path());
+    const sheet = workbook.worksheets[0];
+    expect(sheet?.name).toBe("Devices");
+    const serials = sheet?.getColumn(2).values.slice(2).map(String).sort();
+    expect(serials).toEqual(["ESSDEMO00001", "ESSDEMO00002"]);
   }, 90_000);
 
   it("keeps binding and renaming in each row's More menu", async () => {
