@@ -123,7 +123,15 @@ describe.skipIf(!CHROMIUM)("the device list's tools in Chromium", () => {
     await page.goto(`${url}#/device/list/index`);
     await page.getByTestId("devices-import").click();
     const dialog = page.getByTestId("devices-import-dialog");
-    await page.getByTestId("devices-import-template").waitFor();
+    // The template is a workbook whose header row is the import's columns.
+    const templateFile = page.waitForEvent("download");
+    await page.getByTestId("devices-import-template").click();
+    const template = await templateFile;
+    expect(template.suggestedFilename()).toBe("device-import-template.xlsx");
+    const templateBook = new ExcelJS.Workbook();
+    await templateBook.xlsx.readFile(await template.path());
+    expect(templateBook.worksheets[0]?.getRow(1).getCell(1).text).toBe("sn");
+    expect(templateBook.worksheets[0]?.getRow(2).getCell(3).text).toBe("H6K");
     const book = new ExcelJS.Workbook();
     const sheet = book.addWorksheet("Devices");
     sheet.addRow(["sn", "name", "model", "countryCode"]);

@@ -130,8 +130,10 @@ describe("batch import", () => {
     expect(answer.json().data.fields[0]).toMatchObject({ field: "content" });
     expect(answer.json().msg).toContain("sn, name, model");
     const template = await api.get("/admin/lsydevice/import/template", "admin");
-    expect(template.headers["content-type"]).toContain("text/csv");
-    const retry = (await api.post("/admin/lsydevice/importExcel", "admin", { content: template.body })).json().data;
+    expect(template.headers["content-type"]).toContain("spreadsheetml");
+    // The template as downloaded imports its example row.
+    const content = template.rawPayload.toString("base64");
+    const retry = (await api.post("/admin/lsydevice/importExcel", "admin", { format: "xlsx", content })).json().data;
     expect(retry.succeeded).toBe(1);
   });
 });

@@ -257,7 +257,7 @@ export const deviceRoutes = {
   importTemplate: defineRoute({
     method: "GET",
     path: "/admin/lsydevice/import/template",
-    summary: "The device import template (CSV with the column header and one example row)",
+    summary: "The device import template (an Excel workbook with the column header and one example row)",
     tags: ["devices"],
     access: { permission: "device.import" },
     data: z.string().describe("text/csv"),

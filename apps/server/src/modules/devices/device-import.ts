@@ -6,13 +6,14 @@ import { ValidationError } from "../../http/errors.ts";
 import type { Translate } from "../../i18n/translator.ts";
 import { issueDeviceCredential } from "../../mqtt/device-credentials.ts";
 import { insertDevice } from "./device.service.ts";
+import { toXlsx } from "./xlsx-write.ts";
 
 const NUMERIC = new Set(["dongleType", "batteryType", "countryCode", "ratedPower", "loadCapacity"]);
 
 /** The template: the column header and one example row. */
-export function importTemplate(): string {
-  const example = ["ESS0000000001", "Garage inverter", "H6K", "Europe/Rome", "0", "0", "1", "6", "8", "", "", ""];
-  return `\uFEFF${DEVICE_IMPORT_COLUMNS.join(",")}\r\n${example.join(",")}\r\n`;
+export function importTemplate(): Promise<Buffer> {
+  const example = ["ESS0000000001", "Garage inverter", "H6K", "Europe/Rome", 0, 0, 1, 6, 8, "", "", ""];
+  return toXlsx("Devices", [...DEVICE_IMPORT_COLUMNS], [example]);
 }
 
 /**

@@ -128,10 +128,11 @@ export function registerDeviceRoutes(app: FastifyInstance, db: Db, disconnectDev
   });
 
   bindRoute(app, API.device.importTemplate, async ({ reply }) => {
+    // An Excel workbook, as the import's users fill it in (the import takes CSV too).
     reply
-      .type("text/csv; charset=utf-8")
-      .header("content-disposition", 'attachment; filename="device-import-template.csv"')
-      .send(importTemplate());
+      .type(XLSX_TYPE)
+      .header("content-disposition", 'attachment; filename="device-import-template.xlsx"')
+      .send(await importTemplate());
     return "";
   });
 

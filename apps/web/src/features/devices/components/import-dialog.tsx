@@ -72,7 +72,7 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
         <Button
           icon={<DownloadOutlined />}
           onClick={() =>
-            void downloadExport(API.device.importTemplate, {}, "device-import-template.csv").catch(
+            void downloadExport(API.device.importTemplate, {}, "device-import-template.xlsx").catch(
               (e: Error) => void message.error(e.message),
             )
           }
