@@ -67,7 +67,16 @@ describe.each(testBrokers())("daylight-saving days through the $name", ({ env })
         const days = [...expected.keys()].sort();
         const url = `/admin/lsydeviceelectricitydata/list?deviceId=${device.id}&type=0&startDate=${days[0]}&endDate=${days.at(-1)}`;
         const auth = { authorization: `Bearer ${token}` };
-        // Every reading is acknowledged, so held for the daily energy: take it in now.
+        // Acknowledged by an external broker is not yet stored: wait until the console stored every
+        // reading of these days, then take them into the daily energy now.
+        const stored = async () =>
+          (
+            await runtime.db.query<{ n: number }>(
+              "SELECT count(*)::int AS n FROM telemetry_history WHERE device_id = $1 AND ts >= to_timestamp($2 / 1000.0) AND ts < to_timestamp($3 / 1000.0)",
+              [device.id, start, end],
+            )
+          ).rows[0]?.n;
+        await expect.poll(stored, { timeout: 15_000 }).toBe(sent.length);
         await runtime.telemetry.rollup.flush();
         const records = (await runtime.app.inject({ method: "GET", url, headers: auth })).json().data.records as Record<
           string,
