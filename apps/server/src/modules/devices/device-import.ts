@@ -11,9 +11,9 @@ import { toXlsx } from "./xlsx-write.ts";
 const NUMERIC = new Set(["dongleType", "batteryType", "countryCode", "ratedPower", "loadCapacity"]);
 
 /** The template: the column header and one example row. */
-export function importTemplate(): Promise<Buffer> {
+export function importTemplate(sheetName: string): Promise<Buffer> {
   const example = ["ESS0000000001", "Garage inverter", "H6K", "Europe/Rome", 0, 0, 1, 6, 8, "", "", ""];
-  return toXlsx("Devices", [...DEVICE_IMPORT_COLUMNS], [example]);
+  return toXlsx(sheetName, [...DEVICE_IMPORT_COLUMNS], [example]);
 }
 
 /**

@@ -127,12 +127,12 @@ export function registerDeviceRoutes(app: FastifyInstance, db: Db, disconnectDev
     return null;
   });
 
-  bindRoute(app, API.device.importTemplate, async ({ reply }) => {
+  bindRoute(app, API.device.importTemplate, async ({ reply, request }) => {
     // An Excel workbook, as the import's users fill it in (the import takes CSV too).
     reply
       .type(XLSX_TYPE)
       .header("content-disposition", 'attachment; filename="device-import-template.xlsx"')
-      .send(await importTemplate());
+      .send(await importTemplate(request.t("devices:exportSheet")));
     return "";
   });
 

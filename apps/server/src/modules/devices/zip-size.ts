@@ -7,6 +7,7 @@
 export function unpackedSize(data: Buffer): { bytes: number; entries: number } | null {
   const END = 0x06054b50;
   const ENTRY = 0x02014b50;
+  if (data.length < 22) return null;
   // The end record is the last 22 bytes, before a comment of at most 65,535.
   let end = -1;
   for (let i = data.length - 22; i >= Math.max(0, data.length - 22 - 65_535); i--) {
