@@ -13,10 +13,13 @@ export interface DeviceRef {
 /**
  * Serial number → device, cached: ingest resolves every frame's device and must not ask the
  * database each time. Unknown serial numbers are remembered too (briefly), so a stream from an
- * unregistered device costs one query per interval rather than per frame.
+ * unregistered device costs one query per interval rather than per frame. Known devices are kept
+ * about 5 minutes: with 100,000 devices a shorter life (it was a minute) made these lookups one of
+ * ingest's larger database costs. An edit of a device's time zone, or its removal, reaches ingest
+ * within that time.
  */
 export function createDeviceDirectory(db: Db, options: { ttlMs?: number } = {}) {
-  const ttl = options.ttlMs ?? 60_000;
+  const ttl = options.ttlMs ?? 300_000;
   const cache = new Map<string, { ref: DeviceRef | null; until: number }>();
 
   return {
@@ -49,7 +52,10 @@ export function createDeviceDirectory(db: Db, options: { ttlMs?: number } = {}) 
         for (const sn of missing) {
           const r = found.get(sn);
           const ref = r ? { id: r.id, sn, tenantId: r.tenant_id, timeZone: r.time_zone ?? "UTC", phaseType: r.phase_type } : null;
-          cache.set(sn, { ref, until: now + (ref ? ttl : Math.min(ttl, 10_000)) });
+          // Spread over ±25 % of the interval: a fleet that came online together would otherwise be
+          // looked up again all at once, in batches held up behind the lookup.
+          const spread = 0.75 + Math.random() * 0.5;
+          cache.set(sn, { ref, until: now + (ref ? ttl * spread : Math.min(ttl, 10_000)) });
           if (ref) out.set(sn, ref);
         }
       }
