@@ -126,7 +126,7 @@ export const configSchema = z.object({
     .int("a whole number of milliseconds from 50 to 600000")
     .min(50, "a whole number of milliseconds from 50 to 600000")
     .max(600_000, "a whole number of milliseconds from 50 to 600000")
-    .default(15_000),
+    .default(60_000),
   /** How often each demo device reports (the simulator's interval). */
   ESS_DEMO_INTERVAL_MS: z.coerce
     .number({ message: "a whole number of milliseconds from 100 to 3600000" })
