@@ -42,16 +42,27 @@ const TRIGGERS: Record<FaultSystemType, { code: number; level: FaultLevel; trigg
   2: faultTriggers(2),
 };
 
-/** The conditions a frame's alarm and status words show, active or not, for every code its product can raise. */
-export function observationsOfFrame(frame: Pick<StoredFrame, "device" | "ts" | "words">): Observation[] {
+/**
+ * The conditions a frame's alarm and status words show for every code its product can raise: the
+ * active ones, and the clear ones too when `withClear` (a device with open alarms, which a clear
+ * condition may close). A quiet device's frame thus makes no objects: this runs for every frame.
+ */
+export function observationsOfFrame(frame: Pick<StoredFrame, "device" | "ts" | "words">, withClear = true): Observation[] {
   const words = frame.words;
   if (!words || words.size === 0) return [];
-  const systemType: FaultSystemType = [...words.keys()].some((k) => k.startsWith("TP_")) ? 2 : 1;
+  let systemType: FaultSystemType = 1;
+  for (const k of words.keys()) {
+    if (k.startsWith("TP_")) {
+      systemType = 2;
+      break;
+    }
+  }
   const out: Observation[] = [];
   for (const { code, level, trigger } of TRIGGERS[systemType]) {
     const word = words.get(trigger.key);
     if (word === undefined) continue;
     const active = "bit" in trigger ? (word & (1 << trigger.bit)) !== 0 : word === 0;
+    if (!active && !withClear) continue;
     out.push({ deviceId: frame.device.id, tenantId: frame.device.tenantId, systemType, code, level, active, ts: frame.ts });
   }
   return out;
@@ -264,6 +275,8 @@ export function createAlarmDetector(deps: {
       sweepTimer = setInterval(() => void enqueue(sweep), sweepEveryMs);
       sweepTimer.unref();
     },
+    /** Whether the device has an alarm open (its clear conditions matter). */
+    hasOpen: (deviceId: number) => open.has(deviceId),
     observe(observations: Observation[]): Promise<void> {
       // Quiet frames (no alarm open, nothing active) need no database work.
       const relevant = observations.filter((o) => o.active || stateOf(o.deviceId, o.code));

@@ -40,7 +40,7 @@ export async function startFaults(
   });
   await detector.start();
   const onFrames = (frames: readonly Parameters<typeof observationsOfFrame>[0][]) => {
-    void detector.observe(frames.flatMap(observationsOfFrame));
+    void detector.observe(frames.flatMap((f) => observationsOfFrame(f, detector.hasOpen(f.device.id))));
   };
   const onAlarm = (...[device, event]: Parameters<typeof observationOfEvent>) => {
     const o = observationOfEvent(device, event);

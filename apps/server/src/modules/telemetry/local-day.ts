@@ -14,9 +14,22 @@ function formatterOf(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
+/**
+ * Local midnight and every offset change fall on a quarter hour of UTC in today's zones, so all
+ * instants of one UTC quarter hour share a local day. Ingest asks for every reading; the last
+ * answer per zone spares formatting a date each time.
+ */
+const QUARTER_HOUR_MS = 15 * 60_000;
+const lastDay = new Map<string, { slot: number; day: string }>();
+
 /** `YYYY-MM-DD` of the instant `ms` in `timeZone` (an IANA name such as Europe/Rome). */
 export function localDay(ms: number, timeZone: string): string {
-  return formatterOf(timeZone).format(ms);
+  const slot = Math.floor(ms / QUARTER_HOUR_MS);
+  const last = lastDay.get(timeZone);
+  if (last?.slot === slot) return last.day;
+  const day = formatterOf(timeZone).format(ms);
+  lastDay.set(timeZone, { slot, day });
+  return day;
 }
 
 /** Whether `timeZone` is an IANA time zone this runtime knows. */
@@ -30,4 +43,4 @@ export function isTimeZone(timeZone: string): boolean {
 }
 
 /** `YYYY-MM-DD` of the UTC day of `ms` (the history's partition day). */
-export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+export const utcDay = (ms: number) => localDay(ms, "UTC");
