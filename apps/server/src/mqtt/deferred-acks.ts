@@ -43,19 +43,18 @@ export function holdAcknowledgements(client: MqttClient) {
     held.delete(packet.messageId as number);
     const entry = { packet, done: false, ok: false, generation };
     queue.push(entry);
-    promise
-      .then(
-        () => {
-          entry.ok = true;
-        },
-        () => {
-          entry.ok = false;
-        },
-      )
-      .finally(() => {
+    // One reaction per message (not then + finally): this runs for every frame.
+    promise.then(
+      () => {
+        entry.ok = true;
         entry.done = true;
         drain();
-      });
+      },
+      () => {
+        entry.done = true;
+        drain();
+      },
+    );
     // Let mqtt.js carry on with the next packet now.
     cb?.();
   };

@@ -1,5 +1,6 @@
 import { ENERGY_COUNTERS, KEY_QUANTITIES } from "@ess/domain";
 import type { Tx } from "../../db/db.ts";
+import { numberArray } from "../../db/number-array.ts";
 import { localDay } from "./local-day.ts";
 
 /**
@@ -38,31 +39,52 @@ const SOURCES = ENERGY_COUNTERS.flatMap((c) => [
 export const ENERGY_KQ_COLUMNS = [...new Set(SOURCES.map((s) => KQ_COLUMNS[s.kq] as string))];
 
 const keyOf = (deviceId: number, day: string) => `${deviceId}|${day}`;
+/** Where each value column's figure sits: in a group's values, and in a reading's key quantities. */
+const GROUP_INDEX = SOURCES.map((_, i) => i);
+const READING_INDEX = SOURCES.map((s) => s.kq);
+
+/**
+ * Takes a day's first/last times and figures (`values[at[i]]` for value column i) into `seen`:
+ * an earlier first or a later last replaces, anything else only fills what `seen` lacks.
+ */
+function absorb(seen: DailyGroup, firstTs: number, lastTs: number, values: readonly (number | null)[], at: readonly number[]) {
+  const earlier = firstTs < seen.firstTs;
+  const later = lastTs > seen.lastTs;
+  for (let i = 0; i < SOURCES.length; i++) {
+    const mine = seen.values[i] ?? null;
+    const theirs = values[at[i] as number] ?? null;
+    seen.values[i] = ((SOURCES[i] as (typeof SOURCES)[number]).first ? earlier : later) ? (theirs ?? mine) : (mine ?? theirs);
+  }
+  if (earlier) seen.firstTs = firstTs;
+  if (later) seen.lastTs = lastTs;
+}
 
 /** Merges `g` into `into` (keyed by device and day), keeping earlier firsts and later lasts. */
 export function mergeGroup(into: Map<string, DailyGroup>, g: DailyGroup): void {
   const key = keyOf(g.deviceId, g.day);
   const seen = into.get(key);
-  if (!seen) {
-    into.set(key, { ...g, values: [...g.values] });
-    return;
-  }
-  const earlier = g.firstTs < seen.firstTs;
-  const later = g.lastTs > seen.lastTs;
-  SOURCES.forEach((s, i) => {
-    const mine = seen.values[i] ?? null;
-    const theirs = g.values[i] ?? null;
-    seen.values[i] = (s.first ? earlier : later) ? (theirs ?? mine) : (mine ?? theirs);
-  });
-  if (earlier) seen.firstTs = g.firstTs;
-  if (later) seen.lastTs = g.lastTs;
+  if (seen) absorb(seen, g.firstTs, g.lastTs, g.values, GROUP_INDEX);
+  else into.set(key, { ...g, values: [...g.values] });
 }
 
-/** Adds readings to `into`, each to its device's day in the device's own time zone. */
+/**
+ * Adds readings to `into`, each to its device's day in the device's own time zone. A reading is
+ * taken into its day in place (this runs for every stored frame).
+ */
 export function addReadings(into: Map<string, DailyGroup>, readings: Iterable<EnergyReading>): void {
   for (const r of readings) {
-    const values = SOURCES.map((s) => r.kq[s.kq] ?? null);
-    mergeGroup(into, { deviceId: r.device.id, day: localDay(r.ts, r.device.timeZone), firstTs: r.ts, lastTs: r.ts, values });
+    const day = localDay(r.ts, r.device.timeZone);
+    const key = keyOf(r.device.id, day);
+    const seen = into.get(key);
+    if (seen) absorb(seen, r.ts, r.ts, r.kq, READING_INDEX);
+    else
+      into.set(key, {
+        deviceId: r.device.id,
+        day,
+        firstTs: r.ts,
+        lastTs: r.ts,
+        values: READING_INDEX.map((k) => r.kq[k] ?? null),
+      });
   }
 }
 
@@ -88,11 +110,11 @@ export async function writeDailyGroups(tx: Tx, groups: Iterable<DailyGroup>): Pr
   const rows = [...groups].sort((a, b) => a.deviceId - b.deviceId || (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
   if (rows.length === 0) return 0;
   await tx.query(MERGE_SQL, [
-    rows.map((g) => g.deviceId),
+    numberArray(rows.map((g) => g.deviceId)),
     rows.map((g) => g.day),
-    rows.map((g) => g.firstTs),
-    rows.map((g) => g.lastTs),
-    ...DAILY_VALUE_COLUMNS.map((_, i) => rows.map((g) => g.values[i] ?? null)),
+    numberArray(rows.map((g) => g.firstTs)),
+    numberArray(rows.map((g) => g.lastTs)),
+    ...DAILY_VALUE_COLUMNS.map((_, i) => numberArray(rows.map((g) => g.values[i]))),
   ]);
   return rows.length;
 }

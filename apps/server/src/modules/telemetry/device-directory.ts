@@ -26,14 +26,14 @@ export function createDeviceDirectory(db: Db, options: { ttlMs?: number } = {}) 
     async resolve(sns: Iterable<string>): Promise<Map<string, DeviceRef>> {
       const now = Date.now();
       const out = new Map<string, DeviceRef>();
-      const missing: string[] = [];
+      const missing = new Set<string>();
       for (const sn of sns) {
         const hit = cache.get(sn);
         if (hit && hit.until > now) {
           if (hit.ref) out.set(sn, hit.ref);
-        } else if (!missing.includes(sn)) missing.push(sn);
+        } else missing.add(sn);
       }
-      if (missing.length > 0) {
+      if (missing.size > 0) {
         const { rows } = await db.query<{
           id: number;
           sn: string;
@@ -46,7 +46,7 @@ export function createDeviceDirectory(db: Db, options: { ttlMs?: number } = {}) 
           // numbers — seconds per lookup, long enough for the broker to drop queued readings.
           `SELECT d.id, d.sn, d.tenant_id, d.time_zone, d.phase_type
              FROM unnest($1::text[]) AS s(sn) JOIN device d ON d.sn = s.sn AND d.deleted_at IS NULL`,
-          [missing],
+          [[...missing]],
         );
         const found = new Map(rows.map((r) => [r.sn, r]));
         for (const sn of missing) {

@@ -1,6 +1,7 @@
 import { KEY_QUANTITIES } from "@ess/domain";
 import type { CopyType } from "../../db/copy-binary.ts";
 import type { Tx } from "../../db/db.ts";
+import { numberArray } from "../../db/number-array.ts";
 import type { DeviceRef } from "./device-directory.ts";
 import type { ReportedVersions } from "./firmware-versions.ts";
 
@@ -118,13 +119,13 @@ export async function writeFrames(
   }
   const newest = newestPerDevice(frames);
   await tx.query(LATEST_AND_PENDING_SQL, [
-    newest.map((f) => f.device.id),
-    newest.map((f) => f.ts),
-    newest.map((f) => f.seq),
-    newest.map((f) => f.receivedAt),
+    numberArray(newest.map((f) => f.device.id)),
+    numberArray(newest.map((f) => f.ts)),
+    numberArray(newest.map((f) => f.seq)),
+    numberArray(newest.map((f) => f.receivedAt)),
     options.batchId,
-    frames.map((f) => f.device.id),
-    frames.map((f) => f.ts),
+    numberArray(frames.map((f) => f.device.id)),
+    numberArray(frames.map((f) => f.ts)),
   ]);
   return { duplicates };
 }
