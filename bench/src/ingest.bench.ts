@@ -15,7 +15,7 @@
  * The broker is a Mosquitto of the bench's own, configured as docs/device-protocol.md asks
  * (mosquitto.ts), or the one at BENCH_MQTT_URL; then BENCH_DATABASE_URL (default
  * postgres://postgres@127.0.0.1:5432/postgres; a fresh database is made and dropped). Loopback only.
- * ESS_ENERGY_ROLLUP_MS sets the console's daily-energy interval (default 15 s, as in production).
+ * ESS_ENERGY_ROLLUP_MS sets the console's daily-energy interval (default 60 s, as in production).
  */
 import { randomBytes } from "node:crypto";
 import { cpus, loadavg } from "node:os";

@@ -6,26 +6,18 @@
  * bench would then measure that configuration instead of the pipeline.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
-import { connect, createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { existsSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
+import { freePort, tempDataDir } from "@ess/server/testing";
 
 const BINARY = "/usr/sbin/mosquitto";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** Starts the broker; null where Mosquitto is not installed. */
 export async function startBenchMosquitto(): Promise<{ url: string; stop(): void } | null> {
   if (!existsSync(BINARY)) return null;
   const port = await freePort();
-  const conf = join(mkdtempSync(join(tmpdir(), "ess-bench-mosquitto-")), "mosquitto.conf");
+  const conf = join(tempDataDir("ess-bench-mosquitto-"), "mosquitto.conf");
   writeFileSync(
     conf,
     [`listener ${port} 127.0.0.1`, "allow_anonymous true", "persistence false", "max_queued_messages 100000", ""].join("\n"),

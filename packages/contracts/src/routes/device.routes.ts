@@ -193,11 +193,11 @@ export const deviceRoutes = {
   export: defineRoute({
     method: "GET",
     path: "/admin/lsydevice/export",
-    summary: "The same devices as CSV (at most 100,000 rows)",
+    summary: "The same devices as an Excel workbook (at most 100,000 rows)",
     tags: ["devices"],
     access: { permission: "device.export" },
     query: deviceListQuery.omit({ current: true, size: true }),
-    data: z.string().describe("text/csv"),
+    data: z.string().describe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
     raw: true,
     scope: deviceScope(
       { in: "query", field: "orgId", entity: "organisation" },
@@ -260,7 +260,7 @@ export const deviceRoutes = {
     summary: "The device import template (an Excel workbook with the column header and one example row)",
     tags: ["devices"],
     access: { permission: "device.import" },
-    data: z.string().describe("text/csv"),
+    data: z.string().describe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
     raw: true,
     scope: { entity: "tenant" },
   }),

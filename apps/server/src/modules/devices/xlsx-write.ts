@@ -11,9 +11,16 @@ export async function toXlsx(sheetName: string, header: string[], rows: unknown[
   const sheet = workbook.addWorksheet(sheetName);
   sheet.addRow(header).font = { bold: true };
   for (const row of rows) sheet.addRow(row.map((v) => (v === null || v === undefined ? "" : v)));
+  // One pass over the rows (an export holds up to 100,000; spreading them into Math.max per column
+  // risks the engine's argument limit).
+  const longest = header.map((h) => String(h).length);
+  for (const row of rows) {
+    row.forEach((v, i) => {
+      longest[i] = Math.max(longest[i] ?? 0, String(v ?? "").length);
+    });
+  }
   sheet.columns.forEach((column, i) => {
-    const longest = Math.max(String(header[i] ?? "").length, ...rows.map((r) => String(r[i] ?? "").length));
-    column.width = Math.min(40, Math.max(8, longest + 2));
+    column.width = Math.min(40, Math.max(8, (longest[i] ?? 0) + 2));
   });
   sheet.views = [{ state: "frozen", ySplit: 1 }];
   return Buffer.from(await workbook.xlsx.writeBuffer());

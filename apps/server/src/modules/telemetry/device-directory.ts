@@ -61,10 +61,6 @@ export function createDeviceDirectory(db: Db, options: { ttlMs?: number } = {}) 
       }
       return out;
     },
-    /** Drops a cached entry (a device was registered, edited or deleted). */
-    forget(sn: string) {
-      cache.delete(sn);
-    },
   };
 }
 

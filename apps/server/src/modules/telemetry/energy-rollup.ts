@@ -39,10 +39,9 @@ export function createEnergyRollup(deps: { db: Db; log: Log; flushMs: number }) 
     try {
       // In slices, each its own transaction, so that ingest's batches are not held up behind one
       // statement over a whole fleet; the notes go with the last slice. A slice merged before a
-      // failure is merged again later, which changes nothing.
-      // On the timer each slice is followed by a pause as long as it took, so that a whole fleet's
-      // merge takes at most half of the database's time meanwhile: merged at once, 100,000
-      // device-days held ingest up for seconds.
+      // failure is merged again later, which changes nothing. On the timer each slice is followed
+      // by a pause as long as it took, so that a whole fleet's merge takes at most half of the
+      // database's time meanwhile: merged at once, 100,000 device-days held ingest up for seconds.
       const all = [...taken.groups.values()];
       for (let from = 0; from < all.length || from === 0; from += FLUSH_SLICE) {
         const last = from + FLUSH_SLICE >= all.length;
