@@ -48,6 +48,14 @@ describe("live device data on the gateway at /act/ws", () => {
     const live = await subscribe(deviceLiveDestination(deviceId, "backOffice"));
     try {
       await expect.poll(() => runtime.realtime.subscriberCount(deviceLiveDestination(deviceId, "backOffice"))).toBe(1);
+      // The device came online when it connected, before or after this subscription (presence
+      // writes once a second): once it is, take it offline (as its last will would), so that the
+      // reading below is a change to push.
+      const stored = async () =>
+        (await runtime.db.query<{ s: number }>("SELECT online_status AS s FROM device WHERE id = $1", [deviceId])).rows[0]?.s;
+      await expect.poll(stored, { timeout: 5000 }).toBe(1);
+      await runtime.telemetry.presence.setStatus([deviceId], 0, "will");
+      await expect.poll(() => live.messages.some((m) => m.onlineStatus === 0)).toBe(true);
       await device.publishFrame();
       await expect.poll(() => live.messages.find((m) => m.reading)).toBeDefined();
       const reading = live.messages.find((m) => m.reading)?.reading;
