@@ -20,6 +20,7 @@ const server = spawn(process.execPath, [join(root, "apps/server/src/main.ts")], 
   stdio: ["ignore", "pipe", "inherit"],
   env: {
     DATA_DIR: mkdtempSync(join(tmpdir(), "ess-load-")),
+    NODE_ENV: "development",
     MQTT_PORT: process.env.MQTT_PORT ?? "1990",
     ...process.env,
     PORT: port,
