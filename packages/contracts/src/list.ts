@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pageQuery } from "./envelope.ts";
+import { INT2, INT4, instantInput, text } from "./text.ts";
 
 /**
  * The one list-query convention of the API, so a generic list screen can drive every list:
@@ -12,16 +13,15 @@ export type SortOrder = (typeof SORT_ORDERS)[number];
 export const blankToUndefined = (value: unknown) => (value === "" || value === null ? undefined : value);
 
 /** An optional text filter (trimmed; matched as a substring unless the route says otherwise). */
-export const textFilter = z.preprocess(blankToUndefined, z.string().trim().max(100).optional());
-/** An optional integer filter (ids, codes). */
-export const intFilter = z.preprocess(blankToUndefined, z.coerce.number().int().optional());
+export const textFilter = z.preprocess(blankToUndefined, text().trim().max(100).optional());
+/** An optional integer filter on an integer column (codes, statuses of the operation log). */
+export const intFilter = z.preprocess(blankToUndefined, z.coerce.number().int().min(INT4.min).max(INT4.max).optional());
+/** An optional integer filter on a smallint column (kinds, levels, states). */
+export const smallIntFilter = z.preprocess(blankToUndefined, z.coerce.number().int().min(INT2.min).max(INT2.max).optional());
 /** An optional id filter. */
 export const idFilter = z.preprocess(blankToUndefined, z.coerce.number().int().min(1).optional());
 /** An optional instant filter (ISO 8601 or epoch milliseconds). */
-export const timeFilter = z.preprocess(
-  (value) => (typeof value === "string" && /^\d{10,13}$/.test(value) ? Number(value) : blankToUndefined(value)),
-  z.coerce.date().optional(),
-);
+export const timeFilter = z.preprocess(blankToUndefined, instantInput().optional());
 
 export function listQuery<const F extends readonly [string, ...string[]], S extends z.ZodRawShape>(sortable: F, filters: S) {
   return pageQuery.extend({

@@ -4,7 +4,18 @@ import type { z } from "zod";
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** Kinds of records that belong to somebody in the channel hierarchy and so pass the data scope. */
-export const SCOPED_ENTITIES = ["organisation", "user", "device", "log", "cancellation", "campaign"] as const;
+export const SCOPED_ENTITIES = [
+  "organisation",
+  "user",
+  "device",
+  "log",
+  "cancellation",
+  "campaign",
+  "bulk",
+  "message",
+  "feedback",
+  "referral",
+] as const;
 export type ScopedEntity = (typeof SCOPED_ENTITIES)[number];
 
 /** Where a record id travels in a request: `query.id`, `body.id`, `body.ids`, `params.id`. */

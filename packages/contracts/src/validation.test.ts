@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { describeIssue } from "./validation.ts";
+import { describeIssue, fieldProblems } from "./validation.ts";
 
 const problems = (schema: z.ZodType, value: unknown) => {
   const result = schema.safeParse(value);
-  return result.success ? [] : result.error.issues.map(describeIssue);
+  return result.success ? [] : result.error.issues.map((issue) => describeIssue(issue));
 };
 
 describe("zod issues become translatable field problems", () => {
@@ -41,6 +41,37 @@ describe("zod issues become translatable field problems", () => {
     });
     expect(problems(rule, { low: 20, high: 25 })).toEqual([
       { field: "high", key: "validation:socGap", values: { field: "high", gap: 10 } },
+    ]);
+  });
+});
+
+describe("refusals read as a user would say them", () => {
+  const schema = z.object({
+    id: z.coerce.number().int().min(1),
+    code: z.number().int().meta({ label: "fields:faultCode" }),
+    at: z.object({ from: z.coerce.date() }),
+  });
+  const problemsOf = (input: unknown) => {
+    const result = schema.safeParse(input, { reportInput: true });
+    return result.success ? [] : fieldProblems(schema, result.error.issues, input);
+  };
+
+  it("says required for a field left out, null or empty, whatever check refused it", () => {
+    expect(problemsOf({ code: null, at: { from: "" } }).map((p) => [p.field, p.key])).toEqual([
+      ["id", "validation:required"],
+      ["code", "validation:required"],
+      ["at.from", "validation:required"],
+    ]);
+    expect(problemsOf({ id: "x", code: "1", at: { from: "soon" } }).map((p) => p.key)).toEqual([
+      "validation:invalidType",
+      "validation:invalidType",
+      "validation:invalidType",
+    ]);
+  });
+
+  it("names a field by the label its schema gives it", () => {
+    expect(problemsOf({ id: 1, code: 1.5, at: { from: 0 } })).toEqual([
+      { field: "code", key: "validation:invalidType", values: { field: "code" }, label: "fields:faultCode" },
     ]);
   });
 });

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { inputLeaves } from "./schema-walk.ts";
 
 /**
  * A validation problem as an i18n key (namespace `validation`) with its interpolation values.
@@ -9,6 +10,8 @@ export interface FieldProblem {
   field: string;
   key: string;
   values: Record<string, string | number>;
+  /** The i18n key naming the field where its schema gives one (`.meta({ label })`). */
+  label?: string;
 }
 
 /** Custom rules put an i18n key (with its namespace) in the issue's message, e.g. "validation:socGap". */
@@ -16,14 +19,36 @@ export function isMessageKey(message: string): boolean {
   return /^[a-z][A-Za-z0-9]*:[A-Za-z0-9_.]+$/.test(message);
 }
 
-export function describeIssue(issue: z.core.$ZodIssue): FieldProblem {
+/** The value a client sent at `path` (undefined where nothing was sent). */
+function sentAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let at = input;
+  for (const key of path) {
+    if (typeof at !== "object" || at === null) return undefined;
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return at;
+}
+
+const bound = (value: unknown, origin: string) =>
+  origin === "date" ? new Date(Number(value)).toISOString().slice(0, 10) : Number(value);
+
+/**
+ * One zod issue as a field problem. With `sent.input` (what the client sent), a field left out, null or
+ * empty reads "required" whatever check refused it (a number read from missing query text is NaN,
+ * which zod calls the wrong type).
+ */
+export function describeIssue(issue: z.core.$ZodIssue, sent?: { input: unknown }): FieldProblem {
   const field = issue.path.map(String).join(".") || "body";
   const values: Record<string, string | number> = { field };
+  if (typeof sent === "object" && sent.input !== undefined && issue.code !== "custom" && issue.code !== "unrecognized_keys") {
+    const value = sentAt(sent.input, issue.path);
+    if (value === undefined || value === null || value === "") return { field, key: "validation:required", values };
+  }
   switch (issue.code) {
     case "invalid_type":
       return { field, key: issue.input === undefined ? "validation:required" : "validation:invalidType", values };
     case "too_small": {
-      values.min = Number(issue.minimum);
+      values.min = bound(issue.minimum, issue.origin);
       const key =
         issue.origin === "string"
           ? "validation:tooShort"
@@ -34,7 +59,7 @@ export function describeIssue(issue: z.core.$ZodIssue): FieldProblem {
       return { field, key, values };
     }
     case "too_big": {
-      values.max = Number(issue.maximum);
+      values.max = bound(issue.maximum, issue.origin);
       const key =
         issue.origin === "string"
           ? "validation:tooLong"
@@ -44,6 +69,8 @@ export function describeIssue(issue: z.core.$ZodIssue): FieldProblem {
       return { field, key, values };
     }
     case "invalid_format":
+      // A format rule that names its own message (the console's text rule) says what it refuses.
+      if (isMessageKey(issue.message)) return { field, key: issue.message, values };
       values.format = issue.format;
       return { field, key: "validation:invalidFormat", values };
     case "invalid_value":
@@ -75,3 +102,28 @@ export function describeIssue(issue: z.core.$ZodIssue): FieldProblem {
 export const evenWithOtherIssues = {
   when: (payload: { value: unknown }) => typeof payload.value === "object" && payload.value !== null,
 };
+
+const leavesBySchema = new WeakMap<z.ZodType, ReturnType<typeof inputLeaves>>();
+
+/** The label the schema gives the field at `path` (array indexes and record keys match `*`). */
+export function labelAt(schema: z.ZodType, path: readonly PropertyKey[]): string | undefined {
+  let leaves = leavesBySchema.get(schema);
+  if (!leaves) {
+    leaves = inputLeaves(schema);
+    leavesBySchema.set(schema, leaves);
+  }
+  const wanted = path.map(String);
+  return leaves.find((l) => l.label && l.path.length === wanted.length && l.path.every((p, i) => p === "*" || p === wanted[i]))
+    ?.label;
+}
+
+/** Every issue of a refused value as field problems, one per field, each with its schema's label. */
+export function fieldProblems(schema: z.ZodType, issues: readonly z.core.$ZodIssue[], input: unknown): FieldProblem[] {
+  const problems = issues.map((issue) => {
+    const problem = describeIssue(issue, { input });
+    const label = labelAt(schema, issue.path);
+    return label ? { ...problem, label } : problem;
+  });
+  // One problem per field: the first says what is wrong; later checks on a broken value add noise.
+  return problems.filter((p, i) => problems.findIndex((q) => q.field === p.field) === i);
+}

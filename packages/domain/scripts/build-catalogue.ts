@@ -307,7 +307,9 @@ for (const e of [...entries].sort((a, b) => a.id.localeCompare(b.id))) {
 }
 for (const d of enumList) {
   for (const [value, v] of [...d.values.entries()].sort((a, b) => a[0] - b[0])) {
-    const labels = labelsOf(v.en, v.zh, v.it);
+    // Reviewed labels (label-fills.tsv `enum:` rows) win for every enumeration, option lists included.
+    const fill = fills.get(`enum:${d.name}.${value}`);
+    const labels = labelsOf(fill?.en || v.en, fill?.["zh-CN"] || v.zh, fill?.it || v.it);
     if (LANGS.some((l) => !labels[l])) {
       missing.push(`${d.name}.${value}`);
       continue;

@@ -291,3 +291,71 @@ export function rawWords(frame: DecodedFrame, ids: readonly string[]): Map<strin
   }
   return out;
 }
+
+const valueSpans = new Map<string, { family: RegisterFamily; address: number; entry: PlanEntry } | null>();
+
+/**
+ * Engineering values of a few named registers (any width: strings, 32-bit values) that a frame
+ * carries, read straight from its blocks without decoding the rest; a value that fails validation
+ * is null, a register the frame lacks is left out. For the handful of identity values ingest
+ * reads from every reading.
+ */
+export function registerValues(frame: DecodedFrame, ids: readonly string[]): Map<string, RegisterValue | null> {
+  const out = new Map<string, RegisterValue | null>();
+  for (const id of ids) {
+    let span = valueSpans.get(id);
+    if (span === undefined) {
+      try {
+        const { register, span: s } = entriesOfFamilyById(id);
+        const entry = planOf(s.family, s.start, s.words).entries.find((e) => e.register === register);
+        span = entry ? { family: s.family, address: s.start, entry } : null;
+      } catch {
+        span = null;
+      }
+      valueSpans.set(id, span);
+    }
+    if (!span) continue;
+    for (const b of frame.blocks) {
+      if (b.family === span.family && span.address >= b.start && span.address + span.entry.words <= b.start + b.count) {
+        const o = b.offset + (span.address - b.start) * 2;
+        if (!isValidAt(frame.view, o, span.entry)) out.set(id, null);
+        else {
+          const raw = readAt(frame.view, o, span.entry);
+          out.set(id, typeof raw === "number" ? Number((raw * span.entry.register.scale).toFixed(6)) : raw);
+        }
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * A 32-bit fingerprint (FNV-1a) of the words of a few named registers as a frame carries them (a
+ * register the frame lacks counts as such): equal fingerprints, the same words. Lets ingest skip
+ * decoding values that did not change since the device's last reading, in a fraction of the time
+ * decoding them takes.
+ */
+export function registerWordsHash(frame: DecodedFrame, ids: readonly string[]): number {
+  let hash = 0x811c9dc5;
+  for (const id of ids) {
+    let span = valueSpans.get(id);
+    if (span === undefined) {
+      registerValues(frame, [id]);
+      span = valueSpans.get(id) ?? null;
+    }
+    let found = false;
+    if (span) {
+      for (const b of frame.blocks) {
+        if (b.family === span.family && span.address >= b.start && span.address + span.entry.words <= b.start + b.count) {
+          const o = b.offset + (span.address - b.start) * 2;
+          for (let i = 0; i < span.entry.words; i++) hash = Math.imul(hash ^ frame.view.getUint16(o + i * 2), 0x01000193);
+          found = true;
+          break;
+        }
+      }
+    }
+    hash = Math.imul(hash ^ (found ? 0x10000 : 0x20000), 0x01000193);
+  }
+  return hash >>> 0;
+}

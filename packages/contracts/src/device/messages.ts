@@ -1,4 +1,4 @@
-import { ENUMS } from "@ess/domain";
+import { ENUMS, FAULT_LIMITS } from "@ess/domain";
 import { z } from "zod";
 
 /**
@@ -107,8 +107,10 @@ export const alarmEvent = z.object({
   key: registerKey,
   bit: z.number().int().min(0).max(31),
   state: z.enum(["occur", "disappear"]),
-  /** The device's fault code, when it has one for this bit. */
-  code: z.number().int().nonnegative().optional(),
+  /** The device's fault code, when it has one for this bit (a code of the fault catalogue's range). */
+  code: z.number().int().min(FAULT_LIMITS.code.min).max(FAULT_LIMITS.code.max).optional(),
   level: z.number().int().min(1).max(3).optional(),
+  /** Sent late (kept while offline): history, which neither holds an alarm open nor reopens one. */
+  buffered: z.boolean().optional(),
 });
 export type AlarmEvent = z.infer<typeof alarmEvent>;

@@ -1,8 +1,25 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
 import { alarmNotice } from "../routes/fault.routes.ts";
+import { text } from "../text.ts";
 
 export * from "./destinations.ts";
+
+/**
+ * A notice about the console itself, for holders of `sys.health.view`: device messages stopped
+ * reaching a console process through its broker connection while devices were online, or arrive
+ * again (apps/server/src/modules/telemetry/ingest-watchdog.ts).
+ */
+export const systemNotice = z.object({
+  kind: z.enum(["ingestStalled", "ingestResumed"]),
+  /** The console process's broker connection (its MQTT client id). */
+  client: z.string(),
+  /** Seconds without a device message when the stall was found. */
+  silentS: z.number().int().nonnegative(),
+  /** Devices of the recipient's tenant online then. */
+  devices: z.number().int().nonnegative(),
+});
+export type SystemNotice = z.infer<typeof systemNotice>;
 
 /** A reminder as pushed to the user's reminder topic (STOMP MESSAGE body, JSON). */
 export const reminderMessage = z.object({
@@ -14,13 +31,17 @@ export const reminderMessage = z.object({
   from: z.string().nullable(),
   /** Set on alarm and on/off-line reminders (the alarm feature), so the console labels them itself. */
   notice: alarmNotice.optional(),
+  /** Set on system health reminders, so the console words them itself. */
+  system: systemNotice.optional(),
+  /** Set on a published message's reminder: the message in the recipient's inbox. */
+  messageId: z.number().int().optional(),
 });
 export type ReminderMessage = z.infer<typeof reminderMessage>;
 
 export const sendReminderBody = z.object({
   userId: z.number().int().positive(),
-  title: z.string().trim().min(1).max(100),
-  content: z.string().trim().min(1).max(1000),
+  title: text().trim().min(1).max(100),
+  content: text().trim().min(1).max(1000),
 });
 
 export const realtimeRoutes = {

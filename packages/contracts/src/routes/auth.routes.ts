@@ -1,11 +1,11 @@
 import { isAcceptablePassword, PASSWORD_RULE } from "@ess/domain";
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
+import { text } from "../text.ts";
 import { evenWithOtherIssues } from "../validation.ts";
 
-export const account = z.string().trim().min(1).max(64);
-export const password = z
-  .string()
+export const account = text().trim().min(1).max(64);
+export const password = text()
   .min(1)
   .max(PASSWORD_RULE.max * 4);
 
@@ -13,17 +13,17 @@ export const loginBody = z.object({
   username: account,
   password,
   /** Captcha: the random key the image was fetched with, and the characters read from it. */
-  randomStr: z.string().max(64).optional(),
-  code: z.string().max(16).optional(),
+  randomStr: text().max(64).optional(),
+  code: text().max(16).optional(),
   /** Or the proof a solved slide puzzle gave (POST /code/check). */
-  slideProof: z.string().max(128).optional(),
+  slideProof: text().max(128).optional(),
 });
 
 /** A new password: the rule of spec §5 (6–20 characters, letters and digits). */
-export const newPassword = z.string().refine(isAcceptablePassword, { message: "validation:passwordRule" });
+export const newPassword = text().refine(isAcceptablePassword, { message: "validation:passwordRule" });
 
 export const passwordChange = z
-  .object({ oldPassword: password, newPassword, confirmPassword: z.string().min(1) })
+  .object({ oldPassword: password, newPassword, confirmPassword: text().min(1) })
   .superRefine((value, ctx) => {
     if (typeof value.confirmPassword === "string" && value.confirmPassword !== value.newPassword) {
       ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: "validation:passwordMismatch" });

@@ -2,7 +2,7 @@ import { CANCELLATION_TYPES } from "@ess/domain";
 import { z } from "zod";
 import { instant, optionalEmail, optionalText } from "../account-fields.ts";
 import { pageOf } from "../envelope.ts";
-import { idBody, intFilter, listQuery, textFilter } from "../list.ts";
+import { idBody, listQuery, smallIntFilter, textFilter } from "../list.ts";
 import { defineRoute } from "../route.ts";
 
 /** An account deletion request (spec §3 Cancellation record). */
@@ -46,8 +46,8 @@ export const cancellationRoutes = {
     tags: ["cancellation"],
     access: { permission: "cancel.view" },
     query: listQuery(["id", "createTime", "status"], {
-      status: intFilter,
-      type: intFilter,
+      status: smallIntFilter,
+      type: smallIntFilter,
       username: textFilter,
       email: textFilter,
     }),

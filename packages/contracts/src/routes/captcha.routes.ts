@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
+import { text } from "../text.ts";
 
 /** The key a client makes up for one captcha image or slide puzzle and sends back with the answer. */
-export const randomStr = z
-  .string()
+export const randomStr = text()
   .trim()
   .regex(/^[A-Za-z0-9_-]{8,64}$/);
 

@@ -2,11 +2,15 @@ import { ENUMS } from "@ess/domain";
 import { z } from "zod";
 import { pageOf, pageQuery } from "../envelope.ts";
 import { defineRoute } from "../route.ts";
+import { INT8, text } from "../text.ts";
 
 const deviceId = z.coerce.number().int().positive();
 const deviceScope = { entity: "device", refs: [{ in: "query", field: "deviceId", entity: "device" }] } as const;
 const bodyDeviceScope = { entity: "device", refs: [{ in: "body", field: "deviceId", entity: "device" }] } as const;
 const settingValue = z.union([z.number(), z.string()]);
+/** A setting as a change names it (a register id) and the value sent; its register's range is checked by the settings rules. */
+const settingKey = text().min(1).max(64);
+const settingInput = z.union([z.number().min(INT8.min).max(INT8.max), text().max(64)]);
 const COMMANDS = ENUMS.deviceCommand.values as readonly number[];
 
 export const WRITE_STATES = ["queued", "sent", "acknowledged", "refused", "timed_out"] as const;
@@ -37,7 +41,7 @@ export const bulkFilter = z
   .object({
     deviceIds: z.array(z.number().int().positive()).max(10_000).optional(),
     /** Serial numbers starting with this text. */
-    snPrefix: z.string().min(1).max(64).optional(),
+    snPrefix: text().min(1).max(64).optional(),
     /** 1 single phase, 2 three phase. */
     phaseType: z.union([z.literal(1), z.literal(2)]).optional(),
     onlineStatus: z.union([z.literal(0), z.literal(1), z.literal(2)]).optional(),
@@ -55,7 +59,7 @@ export const deviceSettingsRoutes = {
     scope: bodyDeviceScope,
     body: z.object({
       deviceId: z.number().int().positive(),
-      values: z.record(z.string(), settingValue).refine((v) => Object.keys(v).length > 0 && Object.keys(v).length <= 200, {
+      values: z.record(settingKey, settingInput).refine((v) => Object.keys(v).length > 0 && Object.keys(v).length <= 200, {
         message: "settings:valuesEmpty",
       }),
       /** Offline device: queue the change until it returns instead of refusing. */
@@ -100,7 +104,7 @@ export const deviceSettingsRoutes = {
     body: z
       .object({
         filter: bulkFilter,
-        values: z.record(z.string(), settingValue).optional(),
+        values: z.record(settingKey, settingInput).optional(),
         command: z
           .number()
           .int()
@@ -120,7 +124,8 @@ export const deviceSettingsRoutes = {
     summary: "Per-device outcome of a bulk operation (counts by state and the records)",
     tags: ["device settings"],
     access: { permission: "device.param.bulk" },
-    scope: { entity: "device" },
+    // The operation passes the scope as its own record (its launcher's), each device's record as a device.
+    scope: { entity: "device", refs: [{ in: "query", field: "bulkId", entity: "bulk" }] },
     query: pageQuery.extend({ bulkId: z.coerce.number().int().positive() }),
     data: pageOf(writeRecord.extend({ sn: z.string() })).extend({ counts: z.record(z.string(), z.number().int()) }),
   }),
@@ -159,7 +164,7 @@ export const visibilityRoutes = {
       items: z
         .array(
           z.object({
-            registerId: z.string().min(1).max(64),
+            registerId: text().min(1).max(64),
             audience: audienceEnum,
             view: z.boolean(),
             set: z.boolean(),
@@ -184,6 +189,18 @@ export const visibilityRoutes = {
   }),
 } as const;
 
+/** One item of a self-check and its result (item 0: a single-phase check as a whole). */
+export const selfCheckItem = z.object({
+  /** TP_0X04_14Filter: 1 59.S1 … 8 81<.S2. */
+  item: z.number().int().min(0).max(8),
+  outcome: z.enum(["passed", "failed", "running", "pending", "notRun", "notReported"]),
+  setThreshold: z.number().nullable(),
+  setTimeMs: z.number().nullable(),
+  actualThreshold: z.number().nullable(),
+  actualTimeMs: z.number().nullable(),
+  realTimeThreshold: z.number().nullable(),
+});
+
 export const selfCheckRecord = z.object({
   id: z.number().int(),
   startedAt: z.number(),
@@ -191,7 +208,16 @@ export const selfCheckRecord = z.object({
   /** selfCheckFilter: 0 none, 1 checking, 2 failed, 3 done. */
   state: z.number().int().min(0).max(3),
   finishedAt: z.number().nullable(),
+  /** Why a check failed on the console's side: "timeout" when the device never reported its end. */
+  cause: z.enum(["timeout"]).nullable(),
+  /** What was checked and each result, from the device's readings (empty for checks made before items were kept). */
+  items: z.array(selfCheckItem),
+  /** Items passed of all, while the check runs. */
+  progress: z.object({ done: z.number().int(), total: z.number().int() }).nullable(),
 });
+
+export type SelfCheckItem = z.infer<typeof selfCheckItem>;
+export type SelfCheckRecord = z.infer<typeof selfCheckRecord>;
 
 export const selfCheckRoutes = {
   start: defineRoute({

@@ -2,11 +2,12 @@ import { CATALOGUE_PAGES, KEY_QUANTITIES } from "@ess/domain";
 import { z } from "zod";
 import { pageOf, pageQuery } from "../envelope.ts";
 import { defineRoute } from "../route.ts";
+import { text } from "../text.ts";
 
 const deviceId = z.coerce.number().int().positive();
 /** Every route here reaches one device, named by `deviceId` in the query. */
 const deviceScope = { entity: "device", refs: [{ in: "query", field: "deviceId", entity: "device" }] } as const;
-const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const isoDay = text().regex(/^\d{4}-\d{2}-\d{2}$/);
 const registerValue = z.union([z.number(), z.string()]).nullable();
 const LIVE_PAGES = [...CATALOGUE_PAGES.map((p) => p.page)];
 

@@ -1,10 +1,11 @@
-import { BATTERY_TYPES, COUNTRY_CODES, DEVICE_MODEL_CODES, DONGLE_TYPES, ENUMS, SERIAL_RULE } from "@ess/domain";
+import { BATTERY_TYPES, COUNTRY_CODES, DONGLE_TYPES, deviceModel, ENUMS, SERIAL_RULE } from "@ess/domain";
 import { z } from "zod";
 import { instant, optionalText, optionalTimeZone } from "../account-fields.ts";
 import { TOPIC_ROOT } from "../device/topics.ts";
 import { pageOf } from "../envelope.ts";
-import { blankToUndefined, idBody, idFilter, idQuery, intFilter, listQuery, textFilter } from "../list.ts";
+import { blankToUndefined, idBody, idFilter, idQuery, listQuery, smallIntFilter, textFilter } from "../list.ts";
 import { defineRoute } from "../route.ts";
+import { text } from "../text.ts";
 
 const oneOf = <T extends readonly number[]>(values: T, message: string) =>
   z
@@ -15,21 +16,25 @@ const nullableOneOf = <T extends readonly number[]>(values: T, message: string) 
   z.preprocess((v) => (v === "" || v === undefined ? null : v), oneOf(values, message).nullable());
 const optionalKw = z.preprocess((v) => (v === "" || v === undefined ? null : v), z.number().min(0).max(10_000).nullable());
 
-export const serialNumber = z
-  .string()
+export const serialNumber = text()
   .trim()
   .min(SERIAL_RULE.min)
   .max(SERIAL_RULE.max)
   .regex(SERIAL_RULE.pattern)
   // Serial numbers are printed in capitals; stored so, "ess01" and "ESS01" are the same device.
   .transform((s) => s.toUpperCase());
-export const deviceName = z.string().trim().min(1).max(64);
-export const modelCode = z
-  .string()
+export const deviceName = text().trim().min(1).max(64);
+/** A catalogue model code (or an earlier code of the model), stored as the code. */
+export const modelCode = text()
   .trim()
-  .refine((v) => DEVICE_MODEL_CODES.includes(v), { message: "devices:unknownModel" });
+  .refine((v) => deviceModel(v) !== undefined, { message: "devices:unknownModel" })
+  .transform((v) => deviceModel(v)?.code ?? v);
 
-/** A device as the list and the details header show it (spec §3 Device). */
+/**
+ * A device as the list and the details header show it (spec §3 Device). Model, rated power and
+ * country code are what the device reports, else what staff typed (domain `shownIdentityValue`);
+ * `registered` and `reported` keep both apart, so the console can say where a value comes from.
+ */
 export const deviceRecord = z.object({
   id: z.number().int(),
   sn: z.string(),
@@ -41,7 +46,10 @@ export const deviceRecord = z.object({
   onlineStatus: z.number().int(),
   /** 0 normal, 1 maintenance, 2 offline, 3 error. */
   status: z.number().int(),
+  /** Battery voltage class (enum hvBatteryType), as staff typed it. */
   batteryType: z.number().int().nullable(),
+  /** Battery chemistry (enum batteryChemistry), as the device's battery type setting reports it. */
+  batteryChemistry: z.number().int().nullable(),
   dongleType: z.number().int().nullable(),
   machineType: z.string(),
   countryCode: z.number().int().nullable(),
@@ -62,6 +70,20 @@ export const deviceRecord = z.object({
   installedAt: instant.nullable(),
   lastSeenAt: instant.nullable(),
   createTime: instant,
+  /** What staff typed at registration or edit (the form edits these). */
+  registered: z.object({
+    model: z.string().nullable(),
+    ratedPower: z.number().nullable(),
+    countryCode: z.number().int().nullable(),
+  }),
+  /** What the device last reported of itself (null: not reported), and when that last changed. */
+  reported: z.object({
+    model: z.string().nullable(),
+    ratedPower: z.number().nullable(),
+    countryCode: z.number().int().nullable(),
+    batteryChemistry: z.number().int().nullable(),
+    at: instant.nullable(),
+  }),
 });
 export type DeviceRecord = z.infer<typeof deviceRecord>;
 
@@ -104,10 +126,14 @@ export const DEVICE_SORT = ["id", "sn", "name", "createTime", "lastSeenAt", "rat
 export const deviceListQuery = listQuery(DEVICE_SORT, {
   name: textFilter,
   sn: textFilter,
-  onlineStatus: intFilter,
-  status: intFilter,
-  phaseType: intFilter,
-  batteryType: intFilter,
+  onlineStatus: smallIntFilter,
+  status: smallIntFilter,
+  phaseType: smallIntFilter,
+  /** Battery voltage class as typed (enum hvBatteryType). */
+  batteryType: smallIntFilter,
+  /** Battery chemistry as reported (enum batteryChemistry). */
+  batteryChemistry: smallIntFilter,
+  /** A catalogue model code matches exactly (its earlier codes too); other text as a substring. */
   model: textFilter,
   timeZone: textFilter,
   /**
@@ -120,7 +146,8 @@ export const deviceListQuery = listQuery(DEVICE_SORT, {
   installerOrgId: idFilter,
   /** A distributor or dealer: devices it sold or installed, itself or below it. */
   orgId: idFilter,
-  countryCode: intFilter,
+  /** The country code shown: reported by the device, else typed. */
+  countryCode: smallIntFilter,
   /** Any of the device's firmware versions (substring). */
   firmwareVersion: textFilter,
 });
@@ -168,7 +195,7 @@ export const renameBody = z.object({
   id: z.number().int().min(1),
   /** Rename as the device's user or as its installer (spec §6 binding rules). */
   as: z.enum(["user", "installer"]),
-  name: z.string().trim().min(1, { message: "devices:newNameRequired" }).max(64),
+  name: text().trim().min(1, { message: "devices:newNameRequired" }).max(64),
 });
 
 const deviceScope = (...refs: { in: "query" | "body"; field: string; entity: "device" | "organisation" | "user" }[]) =>
@@ -272,11 +299,11 @@ export const deviceRoutes = {
     tags: ["devices"],
     access: { permission: "device.import" },
     body: z.object({
-      fileName: z.string().max(200).default("devices.csv"),
+      fileName: text().max(200).default("devices.csv"),
       /** csv: the file's text; xlsx: the workbook's bytes in base64 (its first sheet is read). */
       format: z.enum(["csv", "xlsx"]).default("csv"),
       /** The file (UTF-8 text, comma or semicolon separated; or base64), header row first. */
-      content: z.string().min(1, { message: "devices:importEmpty" }).max(900_000),
+      content: text().min(1, { message: "devices:importEmpty" }).max(900_000),
       orgId: z.number().int().min(1).nullable().default(null),
     }),
     data: importResult,

@@ -11,7 +11,7 @@ import {
   personName,
 } from "../account-fields.ts";
 import { pageOf } from "../envelope.ts";
-import { idBody, idFilter, idQuery, intFilter, listQuery, textFilter } from "../list.ts";
+import { idBody, idFilter, idQuery, listQuery, smallIntFilter, textFilter } from "../list.ts";
 import { defineRoute } from "../route.ts";
 
 /** An end user (ordinary user, spec §2 Ordinary-user screen): a master user or one of its sub-users. */
@@ -72,7 +72,7 @@ export const endUserRoutes = {
       username: textFilter,
       name: textFilter,
       phone: textFilter,
-      status: intFilter,
+      status: smallIntFilter,
       orgId: idFilter,
       parentUserId: idFilter,
     }),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
+import { text } from "../text.ts";
 
 /**
  * The console's local error log (spec §3 Local error log entry), uploaded from the error-log
@@ -7,12 +8,12 @@ import { defineRoute } from "../route.ts";
  * the console shell sends it.
  */
 export const clientErrorEntry = z.object({
-  type: z.string().max(64),
-  url: z.string().max(2048),
-  message: z.string().max(4000),
-  stack: z.string().max(20_000).nullable(),
-  info: z.string().max(4000).nullable(),
-  time: z.string().max(64),
+  type: text().max(64),
+  url: text().max(2048),
+  message: text().max(4000),
+  stack: text().max(20_000).nullable(),
+  info: text().max(4000).nullable(),
+  time: text().max(64),
 });
 export type ClientErrorEntry = z.infer<typeof clientErrorEntry>;
 

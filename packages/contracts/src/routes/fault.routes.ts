@@ -2,8 +2,9 @@ import { FAULT_CATEGORIES, FAULT_LEVELS, FAULT_LIMITS, LOCALES } from "@ess/doma
 import { z } from "zod";
 import { instant } from "../account-fields.ts";
 import { pageOf } from "../envelope.ts";
-import { idBody, idFilter, intFilter, listQuery, textFilter, timeFilter } from "../list.ts";
+import { idBody, idFilter, intFilter, listQuery, smallIntFilter, textFilter, timeFilter } from "../list.ts";
 import { defineRoute } from "../route.ts";
+import { instantInput, text } from "../text.ts";
 
 const blank = (v: unknown) => (v === "" || v === null ? undefined : v);
 const level = z.union(FAULT_LEVELS.map((l) => z.literal(l)) as [z.ZodLiteral<1>, z.ZodLiteral<2>, z.ZodLiteral<3>]);
@@ -16,9 +17,9 @@ const boolFilter = z.preprocess(
 
 /** One language's texts of a fault code: information, possible causes, solution. */
 export const faultText = z.object({
-  info: z.string().trim().min(1).max(FAULT_LIMITS.info),
-  causes: z.string().trim().min(1).max(FAULT_LIMITS.causes),
-  remedy: z.string().trim().min(1).max(FAULT_LIMITS.remedy),
+  info: text().trim().min(1).max(FAULT_LIMITS.info),
+  causes: text().trim().min(1).max(FAULT_LIMITS.causes),
+  remedy: text().trim().min(1).max(FAULT_LIMITS.remedy),
 });
 /** The texts in every console language (all five required). */
 export const faultTexts = z.object(
@@ -26,7 +27,7 @@ export const faultTexts = z.object(
 );
 
 export const faultInput = z.object({
-  code,
+  code: code.meta({ label: "fields:faultCode" }),
   level,
   systemType,
   category: z.preprocess(blank, z.enum(FAULT_CATEGORIES).nullable().default(null)),
@@ -49,9 +50,9 @@ export const faultRecord = z.object({
 export type FaultRecord = z.infer<typeof faultRecord>;
 
 export const faultListQuery = listQuery(["code", "level", "createTime"], {
-  code: intFilter,
-  level: intFilter,
-  systemType: intFilter,
+  code: intFilter.meta({ label: "fields:faultCode" }),
+  level: smallIntFilter,
+  systemType: smallIntFilter,
   category: textFilter,
   display: boolFilter,
   /** Matches the information text in any language. */
@@ -59,9 +60,9 @@ export const faultListQuery = listQuery(["code", "level", "createTime"], {
 });
 
 export const alarmControlInput = z.object({
-  code,
-  name: z.string().trim().min(1).max(FAULT_LIMITS.controlName),
-  description: z.string().trim().min(1).max(FAULT_LIMITS.controlDescription),
+  code: code.meta({ label: "fields:alarmCode" }),
+  name: text().trim().min(1).max(FAULT_LIMITS.controlName),
+  description: text().trim().min(1).max(FAULT_LIMITS.controlDescription),
   display: z.boolean().default(true),
   sort: z.number().int().min(FAULT_LIMITS.sort.min).max(FAULT_LIMITS.sort.max).default(0),
 });
@@ -102,8 +103,8 @@ const alarmFilters = {
   deviceId: idFilter,
   sn: textFilter,
   faultCode: intFilter,
-  level: intFilter,
-  systemType: intFilter,
+  level: smallIntFilter,
+  systemType: smallIntFilter,
   status: z.preprocess(blank, z.enum(ALARM_STATUSES).optional()),
   /** Only alarms still open (the current alarms screen). */
   open: boolFilter,
@@ -116,8 +117,8 @@ export const alarmListQuery = listQuery(["occurredAt", "clearedAt", "code", "lev
 export const alarmRemoveBody = z.object({
   deviceId: z.number().int().min(1),
   faultCode: code,
-  beginTime: z.coerce.date(),
-  endTime: z.coerce.date(),
+  beginTime: instantInput(),
+  endTime: instantInput(),
   action: z.enum(["hide", "delete"]),
 });
 
@@ -141,16 +142,22 @@ export const deviceStatusLabels = z.object({
 });
 
 /** What a live alarm reminder carries besides its title and content, so a console can show it in its own language. */
+export const ALARM_NOTICE_KINDS = ["alarm", "storm", "online", "offline", "onlineStorm", "offlineStorm"] as const;
 export const alarmNotice = z.object({
-  kind: z.enum(["alarm", "storm", "online", "offline"]),
+  /** One alarm or one device on/off line; or a storm: many devices raising one code, or coming on/off line, in a window. */
+  kind: z.enum(ALARM_NOTICE_KINDS),
   deviceId: z.number().int().nullable(),
   sn: z.string().nullable(),
   code: z.number().int().nullable(),
   level: z.number().int().nullable(),
-  /** For a storm: how many devices raised the code within the window. */
+  /** For a storm: how many devices (in the recipient's scope) it reached so far in the window, or in all when `final`. */
   devices: z.number().int().nullable(),
-  /** The code's information text per language. */
+  /** The code's information text per language ("Unknown fault" for a code the catalogue lacks). */
   info: z.record(z.string(), z.string()).nullable(),
+  /** For a storm: the window's length, seconds. */
+  windowS: z.number().int().optional(),
+  /** For a storm: the follow-up at the window's end, counting every device of the window. */
+  final: z.boolean().optional(),
 });
 export type AlarmNotice = z.infer<typeof alarmNotice>;
 
@@ -227,7 +234,11 @@ export const alarmControlRoutes = {
     summary: "Alarm control: which codes are shown and pushed",
     tags: ["faults"],
     access: { permission: "fault.view" },
-    query: listQuery(["sort", "code", "createTime"], { code: intFilter, name: textFilter, display: boolFilter }),
+    query: listQuery(["sort", "code", "createTime"], {
+      code: intFilter.meta({ label: "fields:alarmCode" }),
+      name: textFilter,
+      display: boolFilter,
+    }),
     data: pageOf(alarmControlRecord),
     scope: tenantScope,
   }),

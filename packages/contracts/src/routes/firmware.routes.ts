@@ -2,8 +2,9 @@ import { isFirmwareType, LOCALES, VERSION_CODE_PATTERN, VERSION_TYPES } from "@e
 import { z } from "zod";
 import { instant } from "../account-fields.ts";
 import { pageOf } from "../envelope.ts";
-import { idBody, idQuery, intFilter, listQuery, textFilter } from "../list.ts";
+import { idBody, idQuery, listQuery, smallIntFilter, textFilter } from "../list.ts";
 import { defineRoute } from "../route.ts";
+import { plain, text } from "../text.ts";
 import { evenWithOtherIssues } from "../validation.ts";
 
 const tenantScope = { entity: "tenant" } as const;
@@ -14,8 +15,7 @@ const versionType = z
 // Spec §5: an absent or empty version number reads "Please add the upgrade version number".
 const versionCode = z.preprocess(
   (v) => v ?? "",
-  z
-    .string()
+  text()
     .trim()
     .max(32)
     .refine((v) => v !== "", "firmware:versionRequired")
@@ -46,20 +46,26 @@ export const firmwareVersion = z.object({
   upgradeableFrom: z.array(z.string()),
   /** 0 to be issued, 1 distributed. */
   state: z.number().int(),
+  /** Apps: the store page (App Store, Google Play), beside or instead of the download link. */
+  storeUrl: z.string().nullable(),
+  /** Apps: every older version must update to this one. */
+  forceUpdate: z.boolean(),
+  /** Apps: versions below this one must update (null: none must). */
+  minSupportedVersion: z.string().nullable(),
   createTime: instant,
   updateTime: instant,
 });
 export type FirmwareVersion = z.infer<typeof firmwareVersion>;
 
 const notes = z
-  .record(z.string(), z.string().max(4000))
+  .record(text().max(16), text().max(4000))
   .default({})
   .refine((n) => Object.keys(n).every((k) => (LOCALES as readonly string[]).includes(k)), "validation:invalid");
 
 const versionFields = {
-  versionName: z.string().trim().min(1).max(64),
+  versionName: text().trim().min(1).max(64),
   notes,
-  downloadUrl: z.preprocess((v) => (v === "" ? null : v), z.url().max(500).nullable().default(null)),
+  downloadUrl: z.preprocess((v) => (v === "" ? null : v), plain(z.url()).max(500).nullable().default(null)),
   fileId: z.number().int().min(1).nullable().default(null),
   phaseType: z.preprocess(
     (v) => (v === "" ? null : v),
@@ -70,13 +76,26 @@ const versionFields = {
   ),
   upgradeableFrom: z.array(versionCode).max(50).default([]),
   state: z.union([z.literal(0), z.literal(1)]).default(0),
+  storeUrl: z
+    .preprocess((v) => (v === "" ? null : v), plain(z.url()).max(500).nullable().default(null))
+    .meta({ label: "fields:storeUrl" }),
+  forceUpdate: z.boolean().default(false).meta({ label: "fields:forceUpdate" }),
+  minSupportedVersion: z
+    .preprocess(
+      (v) => (v === "" ? null : v),
+      text().trim().max(32).regex(VERSION_CODE_PATTERN, "firmware:versionFormat").nullable().default(null),
+    )
+    .meta({ label: "fields:minSupportedVersion" }),
 };
 
 /** Apps carry a download link; firmware an uploaded package ("Upgrade package cannot be empty"). */
-const needsPackageOrLink = (v: { type: number; fileId: number | null; downloadUrl: string | null }, ctx: z.RefinementCtx) => {
+const needsPackageOrLink = (
+  v: { type: number; fileId: number | null; downloadUrl: string | null; storeUrl: string | null },
+  ctx: z.RefinementCtx,
+) => {
   if (isFirmwareType(v.type) && v.fileId === null)
     ctx.addIssue({ code: "custom", path: ["fileId"], message: "firmware:packageRequired" });
-  if (!isFirmwareType(v.type) && v.downloadUrl === null && v.fileId === null)
+  if (!isFirmwareType(v.type) && v.downloadUrl === null && v.fileId === null && v.storeUrl === null)
     ctx.addIssue({ code: "custom", path: ["downloadUrl"], message: "firmware:linkRequired" });
 };
 
@@ -98,7 +117,7 @@ export const firmwareRoutes = {
     tags: ["firmware"],
     access: { permission: "firmware.view" },
     scope: tenantScope,
-    query: listQuery(VERSION_SORT, { appType: intFilter, versionCode: textFilter, state: intFilter }),
+    query: listQuery(VERSION_SORT, { appType: smallIntFilter, versionCode: textFilter, state: smallIntFilter }),
     data: pageOf(firmwareVersion),
   }),
   info: defineRoute({
@@ -148,7 +167,7 @@ export const firmwareRoutes = {
     tags: ["firmware"],
     access: { permission: "firmware.edit" },
     scope: tenantScope,
-    query: z.object({ fileName: z.string().trim().min(1, "firmware:packageRequired").max(200) }),
+    query: z.object({ fileName: text().trim().min(1, "firmware:packageRequired").max(200) }),
     data: storedPackage,
   }),
   download: defineRoute({

@@ -1,21 +1,29 @@
+import { GENERATOR_RATED_POWER_KW } from "@ess/domain";
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
+import { REAL, text } from "../text.ts";
 import { writeRecord } from "./device-settings.routes.ts";
 
 const deviceScopeQuery = { entity: "device", refs: [{ in: "query", field: "deviceId", entity: "device" }] } as const;
 const deviceScopeBody = { entity: "device", refs: [{ in: "body", field: "deviceId", entity: "device" }] } as const;
-const slot = z.object({ start: z.string().nullable(), end: z.string().nullable() });
+const slot = z.object({ start: text().max(5).nullable(), end: text().max(5).nullable() });
+/**
+ * What the columns (real) hold; the generator rules (checkGenerator) word the ranges of spec §5.
+ * The charging power is sent as a share of the rated power, so it can be no more than the largest.
+ */
+const stored = z.number().min(REAL.min).max(REAL.max);
+const chargeKw = z.number().min(REAL.min).max(GENERATOR_RATED_POWER_KW.max);
 
 export const generatorSettings = z.object({
   on: z.boolean(),
-  ratedPowerKw: z.number().nullable(),
-  availablePct: z.number().nullable(),
+  ratedPowerKw: stored.nullable(),
+  availablePct: stored.nullable(),
   controlMode: z.enum(["manual", "soc"]),
-  socLower: z.number().nullable().optional(),
-  socUpper: z.number().nullable().optional(),
+  socLower: stored.nullable().optional(),
+  socUpper: stored.nullable().optional(),
   slots: z.array(slot).max(24),
-  outputMode: z.number().int().nullable(),
-  chargePowerKw: z.number().nullable(),
+  outputMode: z.number().int().min(0).max(255).nullable(),
+  chargePowerKw: chargeKw.nullable(),
 });
 export type GeneratorSettings = z.infer<typeof generatorSettings>;
 

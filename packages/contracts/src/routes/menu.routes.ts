@@ -2,6 +2,7 @@ import { PERMISSION_IDS, type PermissionId } from "@ess/domain";
 import { z } from "zod";
 import { idBody, idQuery } from "../list.ts";
 import { defineRoute } from "../route.ts";
+import { text } from "../text.ts";
 import { evenWithOtherIssues } from "../validation.ts";
 
 /**
@@ -60,10 +61,9 @@ export const menuNode: z.ZodType<MenuNode> = z.object({
   hasChildren: z.boolean().optional(),
 });
 
-const label = z.string().trim().max(64);
+const label = text().trim().max(64);
 /** A console route (`/admin/user`) or an external address shown in a frame. */
-const menuPath = z
-  .string()
+const menuPath = text()
   .trim()
   .max(255)
   .regex(/^(\/[A-Za-z0-9._~/-]*|https?:\/\/\S+)$/);
@@ -79,26 +79,34 @@ export const menuInput = z
     nameEs: label.default(""),
     nameJa: label.default(""),
     path: menuPath.or(z.literal("")).default(""),
-    component: z
-      .string()
+    component: text()
       .trim()
       .max(255)
       .regex(/^[A-Za-z0-9/_.-]+$/)
       .nullable()
       .default(null),
-    icon: z.string().trim().max(64).nullable().default(null),
+    icon: text().trim().max(64).nullable().default(null),
     permission: z
       .enum(PERMISSION_IDS as [PermissionId, ...PermissionId[]])
       .nullable()
       .default(null),
-    sort: z.number().int().min(0).max(9999).default(0),
+    // Required of left items (spec §5 "menu order"); other kinds default to 0.
+    sort: z.number().int().min(0).max(9999).optional(),
     keepAlive: z.boolean().default(false),
-    roles: z.array(z.string().trim().min(1).max(64)).max(50).default([]),
-    query: z.record(z.string().max(64), z.string().max(255)).nullable().default(null),
+    roles: z.array(text().trim().min(1).max(64)).max(50).default([]),
+    query: z.record(text().max(64), text().max(255)).nullable().default(null),
   })
   .superRefine((menu, ctx) => {
     if (menu.menuType !== "button" && !menu.path)
       ctx.addIssue({ code: "custom", path: ["path"], message: "validation:required" });
+    // Spec §5: a left item names its page (component path) and its order. A top-level item may
+    // instead be a folder of others (the default tree's are), and an external address opens in a frame.
+    if (menu.menuType === "left" && menu.parentId !== null && !menu.component && !/^https?:/.test(menu.path)) {
+      ctx.addIssue({ code: "custom", path: ["component"], message: "validation:required" });
+    }
+    if (menu.menuType === "left" && menu.sort === undefined) {
+      ctx.addIssue({ code: "custom", path: ["sort"], message: "validation:required" });
+    }
     if (menu.menuType === "button" && !menu.permission) {
       ctx.addIssue({ code: "custom", path: ["permission"], message: "validation:required" });
     }

@@ -1,9 +1,15 @@
-import { isPhoneNumber } from "@ess/domain";
+import { isPhoneNumber, normalisePhone, PHONE_MAX_LENGTH } from "@ess/domain";
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
+import { text } from "../text.ts";
 import { sessionUser } from "./auth.routes.ts";
 
-export const phoneNumber = z.string().trim().max(24).refine(isPhoneNumber, { message: "validation:phone" });
+/** A telephone number (libphonenumber-js), answered in E.164: what accounts and sign-in store and compare. */
+export const phoneNumber = text()
+  .trim()
+  .max(PHONE_MAX_LENGTH)
+  .refine((v) => isPhoneNumber(v), { message: "validation:phone" })
+  .transform((v) => normalisePhone(v) ?? v);
 
 export const mobileTokenAnswer = z.object({
   access_token: z.string(),
@@ -14,7 +20,7 @@ export const mobileTokenAnswer = z.object({
   user_info: sessionUser,
 });
 
-const socialState = z.string().regex(/^[A-Za-z0-9_-]{1,32}$/);
+const socialState = text().regex(/^[A-Za-z0-9_-]{1,32}$/);
 
 /**
  * Sign-in by SMS code or through a social account (spec §7). Codes go out through the server's
@@ -40,12 +46,11 @@ export const mobileRoutes = {
     access: { public: true },
     query: z.object({
       grant_type: z.literal("mobile"),
-      mobile: z
-        .string()
+      mobile: text()
         .regex(/^SMS@/)
         .transform((v) => v.slice(4))
         .pipe(phoneNumber),
-      code: z.string().regex(/^\d{6}$/),
+      code: text().regex(/^\d{6}$/),
     }),
     data: mobileTokenAnswer,
     secrets: ["code"],
@@ -59,8 +64,7 @@ export const mobileRoutes = {
     access: { public: true },
     query: z.object({
       grant_type: z.literal("mobile"),
-      mobile: z
-        .string()
+      mobile: text()
         .max(2048)
         .regex(/^[A-Za-z0-9_-]{1,32}@\S+$/),
     }),
@@ -74,7 +78,7 @@ export const mobileRoutes = {
     summary: "Bind a social account to the caller",
     tags: ["auth"],
     access: { signedIn: true },
-    body: z.object({ state: socialState, code: z.string().min(1).max(2048) }),
+    body: z.object({ state: socialState, code: text().min(1).max(2048) }),
     data: z.null(),
     scope: { entity: "self" },
     secrets: ["code"],

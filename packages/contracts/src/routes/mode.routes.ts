@@ -1,7 +1,9 @@
 import { checkMode, minutesOf } from "@ess/domain";
 import { z } from "zod";
 import { pageOf, pageQuery } from "../envelope.ts";
+import { textFilter } from "../list.ts";
 import { defineRoute } from "../route.ts";
+import { text } from "../text.ts";
 
 /** "HH:mm-HH:mm" per line (or separated by commas): the periods of a mode as the form writes them. */
 export function parsePeriods(text: string): { start: string | null; end: string | null }[] {
@@ -20,9 +22,9 @@ const soc = z.number().int().min(0).max(100);
 /** The mode form, checked by the shared mode rules (spec §5) — on the form and on the server. */
 export const modeInput = z
   .object({
-    code: z.string().trim().min(1).max(32),
-    name: z.string().trim().min(1).max(64),
-    description: z.string().trim().min(1).max(500),
+    code: text().trim().min(1).max(32).meta({ label: "fields:modeCode" }),
+    name: text().trim().min(1).max(64),
+    description: text().trim().min(1).max(500),
     state: z.union([z.literal(0), z.literal(1)]).default(1),
     sort: z.number().int().min(0).max(9999).default(0),
     chargeEnabled: z.boolean().default(false),
@@ -31,7 +33,7 @@ export const modeInput = z
     chargeSoc: soc,
     sellSoc: soc,
     dischargeOffSoc: soc,
-    periodsText: z.string().max(500),
+    periodsText: text().max(500),
   })
   .superRefine((m, ctx) => {
     for (const p of checkMode({ ...m, periods: parsePeriods(m.periodsText) })) {
@@ -75,7 +77,7 @@ export const modeRoutes = {
     tags: ["modes"],
     access: { permission: "mode.view" },
     scope: { entity: "tenant" },
-    query: pageQuery.extend({ name: z.string().optional(), code: z.string().optional() }),
+    query: pageQuery.extend({ name: textFilter, code: textFilter.meta({ label: "fields:modeCode" }) }),
     data: pageOf(modeRecord),
   }),
   save: defineRoute({

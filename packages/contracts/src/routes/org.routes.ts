@@ -4,6 +4,7 @@ import { accountName, email, initialPassword, instant, optionalPhone, optionalTe
 import { pageOf } from "../envelope.ts";
 import { idBody, idFilter, idQuery, listQuery, textFilter } from "../list.ts";
 import { defineRoute } from "../route.ts";
+import { text } from "../text.ts";
 import { evenWithOtherIssues } from "../validation.ts";
 
 /** An organisation of the channel: distributor (level 1), dealer (level 2) or installer company. */
@@ -28,8 +29,8 @@ export const organisation = z.object({
 export type Organisation = z.infer<typeof organisation>;
 
 const orgFields = {
-  name: z.string().trim().min(1).max(128),
-  authorisationCode: z.preprocess((v) => (v === "" ? null : v), z.string().trim().max(64).nullable().default(null)),
+  name: text().trim().min(1).max(128),
+  authorisationCode: z.preprocess((v) => (v === "" ? null : v), text().trim().max(64).nullable().default(null)),
   contact: personName,
   email,
   phone: optionalPhone,

@@ -2,8 +2,9 @@ import { BCU_IDS, BMS_INDEX_MAX, CAMPAIGN_BATCH_MAX, CAMPAIGN_STATES, FAILURE_CA
 import { z } from "zod";
 import { instant } from "../account-fields.ts";
 import { pageOf } from "../envelope.ts";
-import { idBody, idFilter, idQuery, intFilter, listQuery, textFilter } from "../list.ts";
+import { idBody, idFilter, idQuery, listQuery, smallIntFilter, textFilter } from "../list.ts";
 import { defineRoute } from "../route.ts";
+import { instantInput, text } from "../text.ts";
 import { evenWithOtherIssues } from "../validation.ts";
 
 const deviceId = z.coerce.number().int().positive();
@@ -82,7 +83,7 @@ export const deviceFilter = z.object({
   phaseType: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().int().min(1).max(2).optional()),
   /** Seller or installer organisation. */
   orgId: idFilter,
-  onlineStatus: intFilter,
+  onlineStatus: smallIntFilter,
 });
 
 export const campaignPreviewDevice = z.object({
@@ -99,14 +100,18 @@ export const campaignPreviewDevice = z.object({
 
 // Spec §5: "Set at least one time", "Times cannot duplicate"; at most three (§9).
 const scheduleTimes = z
-  .preprocess((v) => v ?? [], z.array(z.coerce.date()))
+  .preprocess((v) => v ?? [], z.array(instantInput()))
   .refine((times) => times.length > 0, "ota:timesRequired")
   .refine((times) => times.length <= OTA_SCHEDULE_MAX, { message: "validation:tooManyItems", params: { max: OTA_SCHEDULE_MAX } })
-  .refine((times) => new Set(times.map((t) => t.getTime())).size === times.length, "ota:timesDuplicate");
+  // Refinements run even when a time was refused (zod goes on after a non-fatal issue): only dates compare.
+  .refine(
+    (times) => new Set(times.map((t) => (t instanceof Date ? t.getTime() : String(t)))).size === times.length,
+    "ota:timesDuplicate",
+  );
 
 export const campaignCreate = z
   .object({
-    name: z.string().trim().min(1).max(100),
+    name: text().trim().min(1).max(100),
     versionId: z.number().int().min(1),
     times: scheduleTimes,
     batchSize: z.number().int().min(1).max(CAMPAIGN_BATCH_MAX).default(50),
@@ -151,7 +156,7 @@ export const otaRoutes = {
     summary: "The devices in scope a campaign of this version would reach, each with its compatibility",
     tags: ["ota"],
     access: { permission: "ota.send" },
-    scope: { entity: "device", refs: [] },
+    scope: { entity: "device", refs: [{ in: "query", field: "orgId", entity: "organisation" }] },
     query: deviceFilter.extend({ versionId: z.coerce.number().int().min(1).optional() }),
     data: z.array(campaignPreviewDevice),
   }),
@@ -161,7 +166,13 @@ export const otaRoutes = {
     summary: "Launch a campaign: a version to the compatible devices of a filtered set, in paced batches at up to three times",
     tags: ["ota"],
     access: { permission: "ota.send" },
-    scope: { entity: "device", refs: [{ in: "body", field: "deviceIds", entity: "device", many: true }] },
+    scope: {
+      entity: "device",
+      refs: [
+        { in: "body", field: "deviceIds", entity: "device", many: true },
+        { in: "body", field: "filter.orgId", entity: "organisation" },
+      ],
+    },
     body: campaignCreate,
     data: campaign,
   }),
@@ -192,7 +203,7 @@ export const otaRoutes = {
     tags: ["ota"],
     access: { permission: "ota.view" },
     scope: { entity: "campaign", refs: [{ in: "query", field: "id", entity: "campaign" }] },
-    query: listQuery(RECORD_SORT, { id: z.coerce.number().int().min(1), status: intFilter, sn: textFilter }),
+    query: listQuery(RECORD_SORT, { id: z.coerce.number().int().min(1), status: smallIntFilter, sn: textFilter }),
     data: pageOf(upgradeRecord),
   }),
   pause: defineRoute({

@@ -2,8 +2,9 @@ import { PERMISSION_IDS, type PermissionId } from "@ess/domain";
 import { z } from "zod";
 import { instant, optionalText } from "../account-fields.ts";
 import { pageOf } from "../envelope.ts";
-import { idBody, idQuery, intFilter, listQuery, textFilter } from "../list.ts";
+import { idBody, idQuery, listQuery, smallIntFilter, textFilter } from "../list.ts";
 import { defineRoute } from "../route.ts";
+import { text } from "../text.ts";
 
 /** A role (spec §3 Role: name, identifier, description, permissions), named as the original system names them. */
 export const roleRecord = z.object({
@@ -20,11 +21,10 @@ export const roleRecord = z.object({
 export type RoleRecord = z.infer<typeof roleRecord>;
 
 export const roleInput = z.object({
-  roleCode: z
-    .string()
+  roleCode: text()
     .trim()
     .regex(/^[A-Z][A-Z0-9_]{1,31}$/),
-  roleName: z.string().trim().min(1).max(64),
+  roleName: text().trim().min(1).max(64),
   roleDesc: optionalText(255),
   userType: z.union([z.literal(0), z.literal(1), z.literal(2)]),
   permissions: z.array(z.enum(PERMISSION_IDS as [PermissionId, ...PermissionId[]])).max(500),
@@ -56,7 +56,7 @@ export const roleRoutes = {
     query: listQuery(["id", "roleCode", "roleName", "createTime"], {
       roleName: textFilter,
       roleCode: textFilter,
-      userType: intFilter,
+      userType: smallIntFilter,
     }),
     data: pageOf(roleRecord),
     scope,
@@ -67,7 +67,7 @@ export const roleRoutes = {
     summary: "Roles the caller may give to an account (no more than the caller's own permissions)",
     tags: ["roles"],
     access: { permission: "sys.user.view" },
-    query: z.object({ userType: intFilter }),
+    query: z.object({ userType: smallIntFilter }),
     data: z.array(z.object({ id: z.number().int(), roleCode: z.string(), roleName: z.string(), userType: z.number().int() })),
     scope,
   }),

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
+import { text } from "../text.ts";
 
 const deviceId = z.coerce.number().int().positive();
-const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const isoDay = text().regex(/^\d{4}-\d{2}-\d{2}$/);
 const deviceScope = { entity: "device", refs: [{ in: "query", field: "deviceId", entity: "device" }] } as const;
 
 /** Statistics ranges: 0 day (days of a custom frame), 1 month (days of a month), 2 year (months), 3 years. */

@@ -3,8 +3,9 @@ import { defineRoute } from "../route.ts";
 
 const health = z.object({ status: z.enum(["ok"]), uptimeSeconds: z.number() });
 const readiness = z.object({
-  status: z.enum(["ready", "not ready"]),
-  checks: z.object({ database: z.boolean(), broker: z.boolean() }),
+  /** degraded: ready, but device messages stopped arriving from a connected broker (ingest false). */
+  status: z.enum(["ready", "degraded", "not ready"]),
+  checks: z.object({ database: z.boolean(), broker: z.boolean(), ingest: z.boolean() }),
 });
 
 export const systemRoutes = {
@@ -20,7 +21,7 @@ export const systemRoutes = {
   readyz: defineRoute({
     method: "GET",
     path: "/readyz",
-    summary: "Readiness: database and MQTT broker reachable (503 otherwise)",
+    summary: "Readiness: database and MQTT broker reachable (503 otherwise); degraded while device messages stopped arriving",
     tags: ["system"],
     access: { public: true },
     data: readiness,

@@ -1,13 +1,15 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
+import { INT4, text } from "../text.ts";
 import { writeRecord } from "./device-settings.routes.ts";
 
-const time = z.string();
+const time = text().max(5);
 /** A period as the form holds it; the rules of spec §5 are the shared validator's (checkTariff). */
 export const tariffPeriod = z.object({
   start: time.nullable(),
   end: time.nullable(),
-  price: z.union([z.string(), z.number()]).nullable(),
+  // The price rules (checkTariff) word what is wrong; the schema only keeps the number storable.
+  price: z.union([text().max(32), z.number().min(INT4.min).max(INT4.max)]).nullable(),
 });
 
 export const tariffData = z.object({
@@ -55,8 +57,7 @@ export const tariffRoutes = {
     scope: { entity: "user", refs: [{ in: "body", field: "userId", entity: "user" }] },
     body: z.object({
       userId: z.number().int().positive().nullable(),
-      currency: z
-        .string()
+      currency: text()
         .regex(/^[A-Z]{3}$/)
         .default("EUR"),
       buy: z.array(tariffPeriod).max(48),
@@ -83,8 +84,8 @@ export const tariffRoutes = {
     scope: { entity: "device", refs: [{ in: "query", field: "deviceId", entity: "device" }] },
     query: z.object({
       deviceId: z.coerce.number().int().positive(),
-      startDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-      endDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+      startDate: text().regex(/^\d{4}-\d{2}-\d{2}$/),
+      endDate: text().regex(/^\d{4}-\d{2}-\d{2}$/),
     }),
     data: z.object({ currency: z.string(), timeZone: z.string(), days: z.array(revenueDay) }),
   }),

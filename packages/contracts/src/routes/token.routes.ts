@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "../route.ts";
+import { text } from "../text.ts";
 
 /**
  * Token refresh (spec §7): query `grant_type=refresh_token`, `scope=server`, `refresh_token`;
@@ -32,7 +33,7 @@ export const tokenRoutes = {
     query: z.object({
       grant_type: z.literal("refresh_token"),
       scope: z.literal("server"),
-      refresh_token: z.string().min(20).max(200),
+      refresh_token: text().min(20).max(200),
     }),
     data: refreshAnswer,
     secrets: ["refresh_token"],

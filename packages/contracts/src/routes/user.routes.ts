@@ -9,7 +9,7 @@ import {
   personName,
 } from "../account-fields.ts";
 import { pageOf } from "../envelope.ts";
-import { idBody, idFilter, intFilter, listQuery, textFilter } from "../list.ts";
+import { idBody, idFilter, listQuery, smallIntFilter, textFilter } from "../list.ts";
 import { defineRoute } from "../route.ts";
 import { lockBody } from "./enduser.routes.ts";
 
@@ -67,8 +67,8 @@ export const userListQuery = listQuery(USER_SORT, {
   username: textFilter,
   name: textFilter,
   phone: textFilter,
-  userType: intFilter,
-  status: intFilter,
+  userType: smallIntFilter,
+  status: smallIntFilter,
   roleId: idFilter,
   orgId: idFilter,
 });

@@ -25,6 +25,14 @@ const OPERATE: readonly PermissionId[] = ["device.param.read", "device.param.wri
 const CUSTOMERS: readonly PermissionId[] = ["enduser.view", "enduser.edit"];
 const TARIFFS: readonly PermissionId[] = ["tariff.view", "tariff.edit"];
 const UPGRADES: readonly PermissionId[] = ["firmware.view", "ota.view", "ota.send"];
+// Messages to the customers a channel serves, and their feedback.
+const SERVICE: readonly PermissionId[] = [
+  "content.message.view",
+  "content.message.edit",
+  "feedback.view",
+  "feedback.handle",
+  "feedback.export",
+];
 
 export const DEFAULT_ROLES: readonly DefaultRole[] = [
   { code: ADMIN_ROLE_CODE, name: "Administrator", userType: 0, permissions: [] },
@@ -58,6 +66,7 @@ export const DEFAULT_ROLES: readonly DefaultRole[] = [
       ...CUSTOMERS,
       ...TARIFFS,
       ...UPGRADES,
+      ...SERVICE,
       "device.edit",
       "device.delete",
       "device.import",
@@ -68,6 +77,8 @@ export const DEFAULT_ROLES: readonly DefaultRole[] = [
       "org.edit",
       "sys.user.view",
       "sys.user.edit",
+      "referral.view",
+      "referral.export",
     ],
   },
   {
@@ -80,6 +91,7 @@ export const DEFAULT_ROLES: readonly DefaultRole[] = [
       ...CUSTOMERS,
       ...TARIFFS,
       ...UPGRADES,
+      ...SERVICE,
       "device.edit",
       "device.import",
       "device.export",
@@ -88,6 +100,8 @@ export const DEFAULT_ROLES: readonly DefaultRole[] = [
       "org.view",
       "org.edit",
       "sys.user.view",
+      "referral.view",
+      "referral.export",
     ],
   },
   {

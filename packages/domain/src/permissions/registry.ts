@@ -1,8 +1,11 @@
+import { CONTENT_PERMISSIONS } from "./content.permissions.ts";
 import { DEVICE_PERMISSIONS } from "./device.permissions.ts";
+import { FAQ_PERMISSIONS } from "./faq.permissions.ts";
 import { FAULT_PERMISSIONS } from "./faults.permissions.ts";
 import { IDENTITY_PERMISSIONS } from "./identity.permissions.ts";
 import { OTA_PERMISSIONS } from "./ota.permissions.ts";
 import { REALTIME_PERMISSIONS } from "./realtime.permissions.ts";
+import { REFERRAL_PERMISSIONS } from "./referral.permissions.ts";
 import { SETTINGS_PERMISSIONS } from "./settings.permissions.ts";
 import { SYSTEM_PERMISSIONS } from "./system.permissions.ts";
 import { TELEMETRY_PERMISSIONS } from "./telemetry.permissions.ts";
@@ -21,6 +24,9 @@ export const PERMISSIONS = {
   ...FAULT_PERMISSIONS,
   ...DEVICE_PERMISSIONS,
   ...OTA_PERMISSIONS,
+  ...REFERRAL_PERMISSIONS,
+  ...FAQ_PERMISSIONS,
+  ...CONTENT_PERMISSIONS,
 } as const;
 
 export type PermissionId = keyof typeof PERMISSIONS;

@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkSettingChange, checkSettingRules, FOUR_WIRE_ONLY, SETTING_RULE_REGISTERS } from "./setting-value-rules.ts";
+import {
+  checkSettingChange,
+  checkSettingDraft,
+  checkSettingRules,
+  FOUR_WIRE_ONLY,
+  SETTING_RULE_REGISTERS,
+} from "./setting-value-rules.ts";
 
 const T = SETTING_RULE_REGISTERS.three;
 const S = SETTING_RULE_REGISTERS.single;
@@ -97,5 +103,27 @@ describe("values against the catalogue", () => {
     expect(keys(checkSettingChange("three", {}, { [T.dod]: 50.05 }))).toEqual(["settings:notOnStep"]);
     expect(keys(checkSettingChange("three", {}, { TP_0X03_72: 9 }))).toEqual(["settings:notAnOption"]);
     expect(checkSettingChange("three", { [T.eod]: 45 }, { [T.dod]: 46.5 })).toEqual([]);
+  });
+});
+
+describe("a form's unsaved settings checked at once", () => {
+  it("refuses an anti-backflow value out of range by its range, and a broken gap beside it, together", () => {
+    const problems = checkSettingDraft(
+      "three",
+      { [T.dod]: 50, [T.eod]: 45, [T.acCoupling]: 1 },
+      {
+        [T.antiBackflow[0]]: 200,
+        [T.dod]: 44,
+      },
+    );
+    expect(problems.map((p) => [p.field, p.key])).toEqual([
+      [T.antiBackflow[0], "settings:outOfRange"],
+      [T.dod, "settings:dodAboveEod"],
+    ]);
+    expect(problems[0]?.values).toMatchObject({ min: 0, max: 150 });
+  });
+
+  it("has nothing to say once every value is fixed", () => {
+    expect(checkSettingDraft("three", { [T.acCoupling]: 1 }, { [T.antiBackflow[0]]: 150 })).toEqual([]);
   });
 });

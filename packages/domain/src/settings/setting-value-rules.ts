@@ -2,11 +2,10 @@ import { getRegister, isValidValue } from "../catalogue/catalogue.ts";
 import { ENUMS, isEnumName } from "../catalogue/enums.ts";
 import type { Register } from "../catalogue/types.ts";
 import { problem, type RuleProblem } from "./rule-problem.ts";
-import { checkSchedule } from "./schedule-rules.ts";
+import { checkSchedule } from "./schedule/rules.ts";
+import type { SettingValues } from "./setting-values.ts";
 
 type Product = "single" | "three";
-/** Engineering values by register id (what a page read answers, what a form holds). */
-export type SettingValues = Readonly<Record<string, number | string | null | undefined>>;
 
 /** The registers each cross-field rule of spec §5 reads, per product. */
 export const SETTING_RULE_REGISTERS = {
@@ -153,3 +152,32 @@ export function checkSettingChange(
   const changed = new Set(Object.keys(changes));
   return [...checkSettingRules(product, merged, changed), ...checkSchedule(product, merged, changed)];
 }
+
+/**
+ * Every problem of a form's unsaved settings at once, for showing at the fields while the user
+ * types: each value refused by its register, and the cross-field rules over the others (a value
+ * out of range is not also judged by the rules, it must be fixed first).
+ */
+export function checkSettingDraft(
+  product: Product,
+  current: SettingValues,
+  changes: Readonly<Record<string, unknown>>,
+): RuleProblem[] {
+  const problems: RuleProblem[] = [];
+  const acceptable: Record<string, unknown> = {};
+  for (const [id, value] of Object.entries(changes)) {
+    const own = checkSettingChange(product, {}, { [id]: value }).filter((p) => p.field === id && REGISTER_KEYS.has(p.key));
+    if (own.length > 0) problems.push(...own);
+    else acceptable[id] = value;
+  }
+  return [...problems, ...checkSettingChange(product, current, acceptable)];
+}
+
+/** The messages `checkSettingChange` gives a value on its own (its register's type and range). */
+const REGISTER_KEYS = new Set([
+  "settings:notSettable",
+  "validation:invalidType",
+  "settings:notAnOption",
+  "settings:outOfRange",
+  "settings:notOnStep",
+]);

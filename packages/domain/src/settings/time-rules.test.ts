@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkGenerator, type GeneratorInput } from "./generator-rules.ts";
 import { checkMode } from "./mode-rules.ts";
-import { checkSchedule, QUARTER_OFFSETS, SCHEDULE_LAYOUT } from "./schedule-rules.ts";
+import { checkSchedule, QUARTER_OFFSETS, SCHEDULE_LAYOUT } from "./schedule/index.ts";
 import { checkTariff, priceProblem } from "./tariff-rules.ts";
 import { checkTimePeriods, DAY_LAST_MINUTE, timeOf } from "./time-periods.ts";
 

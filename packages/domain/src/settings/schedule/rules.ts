@@ -1,70 +1,22 @@
-import { problem, type RuleProblem } from "./rule-problem.ts";
-import type { SettingValues } from "./setting-value-rules.ts";
-
-/**
- * Where the scheduled settings sit (three-phase page 49, single-phase page 11): four quarters of
- * 16 registers (start month, end month, first and last weekday, the in-range period's start and
- * end hour and minute, the out-of-range period's, then four mode codes), five special dates of 9
- * (year, month, day, start hour, minute, end hour, minute, two modes), 24 hourly modes and the
- * buy/sell/use SOC limits with their switches.
- */
-export const SCHEDULE_LAYOUT = {
-  three: {
-    prefix: "TP_0X03_",
-    quarters: [76, 92, 108, 124],
-    specialDates: [140, 149, 158, 167, 176],
-    hourly: 185,
-    socLimits: { buy: [209, 210], sell: [211, 212], use: [213, 214] },
-  },
-  single: {
-    prefix: "HM6_0X03_",
-    quarters: [128, 144, 160, 176],
-    specialDates: [80, 89, 98, 107, 116],
-    hourly: 196,
-    socLimits: { buy: [450, 451], sell: [452, 453], use: [454, 455] },
-  },
-} as const;
-
-export const QUARTER_OFFSETS = {
-  startMonth: 0,
-  endMonth: 1,
-  weekStart: 2,
-  weekEnd: 3,
-  inStartHour: 4,
-  inStartMinute: 5,
-  inEndHour: 6,
-  inEndMinute: 7,
-  outStartHour: 8,
-  outStartMinute: 9,
-  outEndHour: 10,
-  outEndMinute: 11,
-  inModeInternal: 12,
-  inModeExternal: 13,
-  outModeInternal: 14,
-  outModeExternal: 15,
-} as const;
-export const SPECIAL_DATE_OFFSETS = {
-  year: 0,
-  month: 1,
-  day: 2,
-  startHour: 3,
-  startMinute: 4,
-  endHour: 5,
-  endMinute: 6,
-} as const;
-
-/** The register ids of one item (quarter or special date). */
-function idsOf(prefix: string, base: number, count: number): string[] {
-  return Array.from({ length: count }, (_, i) => `${prefix}${base + i}`);
-}
+import { problem, type RuleProblem } from "../rule-problem.ts";
+import type { SettingValues } from "../setting-values.ts";
+import {
+  itemRegisters,
+  QUARTER_OFFSETS,
+  QUARTER_REGISTERS,
+  SCHEDULE_LAYOUT,
+  type ScheduleProduct,
+  SPECIAL_DATE_OFFSETS,
+  SPECIAL_DATE_REGISTERS,
+} from "./layout.ts";
 
 /**
  * Spec §5 over the schedule: each quarter's months and weekdays run forward (start not after end)
  * and its in-range and out-of-range periods end after they start; the quarters' month ranges do
- * not overlap ("The time period range cannot overlap"); each special date's period ends after it
- * starts. A problem is reported only for items the change touches, on the touched register.
+ * not overlap ("The time period range cannot overlap"); each special date is a day of the
+ * calendar and its period ends after it starts. A problem is reported only for items the change touches, on the touched register.
  */
-export function checkSchedule(product: "single" | "three", values: SettingValues, changed: ReadonlySet<string>): RuleProblem[] {
+export function checkSchedule(product: ScheduleProduct, values: SettingValues, changed: ReadonlySet<string>): RuleProblem[] {
   const layout = SCHEDULE_LAYOUT[product];
   const n = (id: string) => {
     const v = values[id];
@@ -79,7 +31,7 @@ export function checkSchedule(product: "single" | "three", values: SettingValues
   };
 
   const quarters = layout.quarters.map((base) => {
-    const ids = idsOf(layout.prefix, base, 16);
+    const ids = itemRegisters(product, base, QUARTER_REGISTERS);
     const at = (o: number) => ids[o] as string;
     return { ids, at, start: n(at(QUARTER_OFFSETS.startMonth)), end: n(at(QUARTER_OFFSETS.endMonth)) };
   });
@@ -118,13 +70,23 @@ export function checkSchedule(product: "single" | "three", values: SettingValues
     }
   }
   for (const base of layout.specialDates) {
-    const ids = idsOf(layout.prefix, base, 9);
+    const ids = itemRegisters(product, base, SPECIAL_DATE_REGISTERS);
     if (!firstTouched(ids)) continue;
     const at = (o: number) => ids[o] as string;
+    const [y, m, d] = [n(at(SPECIAL_DATE_OFFSETS.year)), n(at(SPECIAL_DATE_OFFSETS.month)), n(at(SPECIAL_DATE_OFFSETS.day))];
+    // Each part may be in range (day 31) while the date is not one (31 April).
+    if (y !== null && m !== null && d !== null && !isCalendarDate(y, m, d))
+      problems.push(problem(at(SPECIAL_DATE_OFFSETS.day), "schedules:notADate"));
     const s = minutes(at(SPECIAL_DATE_OFFSETS.startHour), at(SPECIAL_DATE_OFFSETS.startMinute));
     const e = minutes(at(SPECIAL_DATE_OFFSETS.endHour), at(SPECIAL_DATE_OFFSETS.endMinute));
     if (s !== null && e !== null && s >= e)
       problems.push(problem(at(SPECIAL_DATE_OFFSETS.endHour), "schedules:periodStartNotBeforeEnd"));
   }
   return problems;
+}
+
+/** Whether year, month and day name a day of the calendar (no 30 February). */
+export function isCalendarDate(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }

@@ -1,0 +1,4 @@
+// Grid identifiers usable in the browser too. The ones that need SHA-256 (certificate LFDI, site
+// LFDIs, derived mRIDs) live in ./hashed-identity.ts, which only the server imports.
+export * from "./identity.ts";
+export * from "./nmi.ts";
