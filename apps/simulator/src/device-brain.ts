@@ -23,6 +23,7 @@ import { threePhaseBaseline, threePhaseReadings } from "./image-three.ts";
 import { localTime } from "./local-time.ts";
 import { Plant, type PlantSettings, type PlantSpec } from "./plant.ts";
 import { seededRandom } from "./random.ts";
+import { SelfTest, singleSelfTestReadings } from "./self-test.ts";
 import { threePhaseSettings } from "./settings-three.ts";
 
 type Values = Record<string, number | string>;
@@ -41,7 +42,10 @@ const ACTION_REGISTERS: Record<string, number> = {
   shutdownCommand: 1,
 };
 
-/** Writing 1 to a model's start register starts the self-check, which lasts this long. */
+/**
+ * Writing 1 to a model's start register starts the self-check: a single-phase check lasts this
+ * long; a three-phase one runs one item per reading (`self-test.ts`).
+ */
 const SELF_CHECK_STARTS = new Set<string>([SELF_CHECK_REGISTERS.three.start, SELF_CHECK_REGISTERS.single.start]);
 const SELF_CHECK_MS = 20_000;
 
@@ -63,6 +67,7 @@ export class DeviceBrain {
   readonly settings: Values;
   readonly condition: DeviceCondition;
   readonly faults: FaultInjector;
+  private readonly selfTest = new SelfTest();
   private readonly readings: Values;
   private readonly factory: Values;
   sleeping = false;
@@ -127,15 +132,22 @@ export class DeviceBrain {
     const events = this.faults.step(at, dtS);
     this.condition.alarmWords = this.faults.words();
     this.condition.faultLevel = this.faults.level();
-    // A self-check takes its time, then fails if the device is in fault, else completes.
-    if (this.condition.selfCheck === 1 && at >= this.condition.selfCheckUntil) {
+    // A self-check fails if the device is in fault, else completes.
+    if (this.condition.selfCheck === 1 && this.product === "three") {
+      this.condition.selfCheck = this.selfTest.step(this.settings, this.condition.faultLevel === 2);
+    } else if (this.condition.selfCheck === 1 && at >= this.condition.selfCheckUntil) {
       this.condition.selfCheck = this.condition.faultLevel === 2 ? 2 : 3;
       // Single-phase models clear their start register when the check ends (they report no state).
-      if (this.product === "single") this.settings[SELF_CHECK_REGISTERS.single.start] = 0;
+      this.settings[SELF_CHECK_REGISTERS.single.start] = 0;
     }
     const settings = this.plantSettings();
-    if (this.product === "three") threePhaseReadings(this.readings, this.plant, settings, this.condition);
-    else singlePhaseReadings(this.readings, this.plant, settings, this.condition);
+    if (this.product === "three") {
+      threePhaseReadings(this.readings, this.plant, settings, this.condition);
+      Object.assign(this.readings, this.selfTest.readings());
+    } else {
+      singlePhaseReadings(this.readings, this.plant, settings, this.condition);
+      Object.assign(this.readings, singleSelfTestReadings(this.condition.selfCheck >= 2));
+    }
     return events;
   }
 
@@ -188,6 +200,7 @@ export class DeviceBrain {
       if (SELF_CHECK_STARTS.has(id) && value === 1) {
         this.condition.selfCheck = 1;
         this.condition.selfCheckUntil = at + SELF_CHECK_MS;
+        this.selfTest.start();
       }
     }
     return { ack: { ok: true }, events, restart };

@@ -1,5 +1,5 @@
 import { baselineValues } from "@ess/contracts";
-import { REGISTERS, registersOfPage } from "@ess/domain";
+import { BATTERY_DEFAULTS, REGISTERS, registersOfPage } from "@ess/domain";
 import { batteryState, type DeviceCondition, inverterState, r1, systemState } from "./device-status.ts";
 import { CELLS_PER_MODULE, type Plant, type PlantSettings } from "./plant.ts";
 import { factorySchedule } from "./schedule-factory.ts";
@@ -138,13 +138,12 @@ export function singlePhaseSettings(plant: Plant): Values {
     timingModeType: 2,
     countryCode: plant.spec.site.countryCode,
     batteryTypeSet: 1,
-    lowerLimitOfGridConnectedSoc: 20,
-    offGridSocLowerLimit: 10,
     antiBackflowPowerPercentage: 100,
     maximumOutputPowerPercentage: 100,
     inverterActivePowerSetting: 100,
     pvActivePowerSetting: 100,
   });
+  Object.assign(v, BATTERY_DEFAULTS.single);
   Object.assign(v, factorySchedule("single"));
   for (let h = 0; h < 24; h++) v[`HM6_0X03_${196 + h}`] = 1;
   return v;

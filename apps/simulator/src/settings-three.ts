@@ -1,7 +1,8 @@
 import { baselineValues } from "@ess/contracts";
-import { REGISTERS } from "@ess/domain";
+import { BATTERY_DEFAULTS, REGISTERS } from "@ess/domain";
 import type { Plant } from "./plant.ts";
 import { factorySchedule } from "./schedule-factory.ts";
+import { FACTORY_TRIP_TIMES } from "./self-test.ts";
 
 /** Holding registers of a three-phase inverter with the values it leaves the factory with. */
 export function threePhaseSettings(plant: Plant): Record<string, number | string> {
@@ -23,14 +24,10 @@ export function threePhaseSettings(plant: Plant): Record<string, number | string
     TP_0X03_1045: 230,
     TP_0X03_1046: 50,
     TP_0X03_1047: 1,
-    TP_0X03_1048: 25,
-    TP_0X03_1049: 25,
     TP_0X03_1050: 576,
     TP_0X03_1051: 560,
     TP_0X03_1052: 460,
     TP_0X03_1053: 480,
-    TP_0X03_1054: 20,
-    TP_0X03_1055: 10,
     TP_0X03_1057: 1,
     TP_0X03_1058: 253,
     TP_0X03_1059: 264.5,
@@ -47,10 +44,8 @@ export function threePhaseSettings(plant: Plant): Record<string, number | string
     TP_0X03_1089: 60,
     TP_0X03_1090: 300,
     TP_0X03_1100: 1,
-    TP_0X03_209: 100,
-    TP_0X03_211: 20,
-    TP_0X03_213: 10,
   });
+  Object.assign(v, BATTERY_DEFAULTS.three, FACTORY_TRIP_TIMES);
   Object.assign(v, factorySchedule("three"));
   for (let h = 0; h < 24; h++) v[`TP_0X03_${185 + h}`] = 1;
   return v;

@@ -1,5 +1,6 @@
 import type { RouteContract } from "@ess/contracts";
 import type { Locale, RouteAccess } from "@ess/domain";
+import type { AuditScope } from "../db/audit-scope.ts";
 import type { Translate } from "../i18n/translator.ts";
 import type { AuthContext, Authenticator } from "../modules/auth/auth.context.ts";
 import type { RealtimeHub } from "../modules/realtime/realtime-hub.ts";
@@ -20,6 +21,10 @@ declare module "fastify" {
     t: Translate;
     /** The signed-in caller once the route has authenticated it (null: anonymous or not yet). */
     caller: AuthContext | null;
+    /** A change request's operation-log line while it runs (modules/logs/audit.hook.ts); null for reads. */
+    audit: AuditScope | null;
+    /** When an audited request arrived (performance.now()), for its duration. */
+    auditStartedAt: number;
   }
   interface FastifyContextConfig {
     /** What the route requires of its caller; every route has one (the route audit checks). */

@@ -1,18 +1,37 @@
 import type { ErrorEnvelope } from "@ess/contracts";
 import { ERROR_CATALOGUE, type ErrorKind } from "@ess/domain";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { AuditLineError } from "../db/errors.ts";
 import type { Translate } from "../i18n/translator.ts";
 import { AppError, ValidationError } from "./errors.ts";
 
-/** Translates one field problem, naming the field by its label where the `fields` namespace has one. */
-export function fieldMessage(t: Translate, problem: { field: string; key: string; values: Record<string, unknown> }) {
+const MISSING = "\u0000";
+
+/**
+ * The field's name in the caller's language: the label its schema gives it, else its own entry in
+ * `fields`, else (settings) its register's name; never the raw identifier — a field without any
+ * reads as "this value".
+ */
+export function fieldLabel(t: Translate, problem: { field: string; label?: string }) {
+  if (problem.label) return t(problem.label);
   const leaf =
     problem.field
       .split(".")
       .filter((s) => !/^\d+$/.test(s))
       .at(-1) ?? problem.field;
-  const label = t(`fields:${leaf}`, { defaultValue: problem.field });
-  return t(problem.key, { ...problem.values, field: label });
+  for (const key of [`fields:${leaf}`, `registers:${leaf}`]) {
+    const label = t(key, { defaultValue: MISSING });
+    if (label !== MISSING) return label;
+  }
+  return t("fields:unnamed");
+}
+
+/** Translates one field problem, naming the field by its label. */
+export function fieldMessage(
+  t: Translate,
+  problem: { field: string; key: string; values: Record<string, unknown>; label?: string | undefined },
+) {
+  return t(problem.key, { ...problem.values, field: fieldLabel(t, problem) });
 }
 
 export function sendError(reply: FastifyReply, kind: ErrorKind, msg: string, data: ErrorEnvelope["data"] = null) {
@@ -32,6 +51,10 @@ export function installErrorHandling(app: FastifyInstance) {
     if (error instanceof ValidationError) {
       const fields = error.problems.map((p) => ({ field: p.field, message: fieldMessage(t, p) }));
       return sendError(reply, "validation", fields.map((f) => f.message).join("; "), { fields });
+    }
+    if (error instanceof AuditLineError) {
+      request.log.error({ err: error.cause }, "operation log refused a change's line; the change was rolled back");
+      return sendError(reply, "unavailable", t("errors:auditUnavailable"));
     }
     if (error instanceof AppError) {
       if (error.kind === "internal") request.log.error({ err: error }, "internal error");

@@ -1,6 +1,7 @@
-import { describeIssue, envelope, errorEnvelope, type RouteContract, type RouteData, type RouteParsed } from "@ess/contracts";
+import { envelope, errorEnvelope, fieldProblems, type RouteContract, type RouteData, type RouteParsed } from "@ess/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
+import { runAudited } from "../db/audit-scope.ts";
 import type { AuthContext } from "../modules/auth/auth.context.ts";
 import { allowedBeforePasswordChange } from "../modules/auth/password-change-gate.ts";
 import { AppError, ValidationError } from "./errors.ts";
@@ -20,16 +21,23 @@ const toJsonSchema = (schema: z.ZodType, io: "input" | "output") =>
 
 function parsePart(schema: z.ZodType | undefined, value: unknown, prefix: string) {
   if (!schema) return undefined;
+  const input = value ?? (prefix === "body" ? undefined : {});
   // reportInput lets a value of the wrong type read as such rather than as a missing one.
-  const result = schema.safeParse(value ?? (prefix === "body" ? undefined : {}), { reportInput: true });
+  const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => {
-    const problem = describeIssue(issue);
-    return issue.path.length === 0 && prefix !== "body" ? { ...problem, field: prefix } : problem;
-  });
-  // One problem per field: the first says what is wrong; later checks on a broken value add noise.
-  throw new ValidationError(problems.filter((p, i) => problems.findIndex((q) => q.field === p.field) === i));
+  const problems = fieldProblems(schema, result.error.issues, input).map((problem) =>
+    problem.field === "body" && prefix !== "body" ? { ...problem, field: prefix } : problem,
+  );
+  throw new ValidationError(problems);
 }
+
+type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+/** A change request runs in its audit scope: its first committed change carries its operation-log line. */
+const inAuditScope =
+  (handler: Handler): Handler =>
+  (request, reply) =>
+    request.audit ? runAudited(request.audit, () => handler(request, reply)) : handler(request, reply);
 
 /**
  * Registers the handler of one contract: authenticates and checks the permission the contract
@@ -56,7 +64,7 @@ export function bindRoute<C extends RouteContract>(app: FastifyInstance, contrac
         ...(contract.raw ? {} : { "4xx": toJsonSchema(errorEnvelope, "output") }),
       },
     },
-    handler: async (request, reply) => {
+    handler: inAuditScope(async (request, reply) => {
       const auth = "public" in contract.access ? await app.auth.optional(request) : await app.auth.require(request);
       request.caller = auth;
       if (auth?.mustChangePassword && !allowedBeforePasswordChange(contract)) {
@@ -81,6 +89,6 @@ export function bindRoute<C extends RouteContract>(app: FastifyInstance, contrac
       }
       reply.type("application/json; charset=utf-8");
       return JSON.stringify(contract.raw ? data : { code: 0, msg: request.t("common:success"), data });
-    },
+    }),
   });
 }

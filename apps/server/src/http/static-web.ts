@@ -5,7 +5,10 @@ import type { FastifyInstance } from "fastify";
 
 /**
  * Serves the built console. Hashed assets are cached for a year; index.html and the version
- * file must be revalidated so a new build reaches every browser.
+ * file must be revalidated so a new build reaches every browser. Each file of the build is a
+ * route of its own (no wildcard): a path that is not one of them — climbing out with `..`,
+ * encoded or with backslashes, a NUL, a name too long for the file system — is answered 404 by
+ * the router and never reaches the disk. A new build needs a restart (`npm start` builds first).
  */
 export async function registerStaticWeb(app: FastifyInstance, distDir: string | null) {
   if (!distDir || !existsSync(join(distDir, "index.html"))) {
@@ -16,6 +19,7 @@ export async function registerStaticWeb(app: FastifyInstance, distDir: string | 
     root: distDir,
     prefix: "/",
     preCompressed: true,
+    wildcard: false,
     setHeaders(reply, path) {
       reply.header("Cache-Control", path.includes("/assets/") ? "public, max-age=31536000, immutable" : "no-cache");
     },

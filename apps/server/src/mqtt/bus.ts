@@ -16,9 +16,16 @@ export interface MqttBus {
    * that only the asking process can match (page answers, acks) subscribe unshared.
    */
   subscribe(filter: string, handler: MessageHandler, options?: { shared?: boolean }): Promise<void>;
+  /**
+   * Sends every subscription again. The bus does so itself after each reconnection; the ingest
+   * watchdog calls it when a connected broker delivers nothing. Rejects when the broker refuses one.
+   */
+  resubscribe(reason: ResubscribeReason): Promise<void>;
   publish(topic: string, payload: string | Buffer, options?: { qos?: 0 | 1; retain?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
+
+export type ResubscribeReason = "reconnect" | "silence";
 
 export class BrokerUnreachableError extends Error {
   readonly url: string;
@@ -60,6 +67,13 @@ export interface BusOptions {
   persistentSession?: boolean;
   /** Seconds the broker keeps a persistent session after a disconnect. */
   sessionExpiryS?: number;
+  /** Told when the subscriptions were sent again, and when that failed (the next connection tries again). */
+  onResubscribed?: (reason: ResubscribeReason, error: Error | null) => void;
+  /**
+   * Told of every message delivered: whether it came through a shared subscription (devices'
+   * reports, not replies to this process) and whether it is a retained one a subscription replays.
+   */
+  onDelivered?: (delivery: { shared: boolean; retained: boolean }) => void;
 }
 
 export async function connectBus(options: BusOptions): Promise<MqttBus> {
@@ -75,16 +89,37 @@ export async function connectBus(options: BusOptions): Promise<MqttBus> {
     ...(persistent ? { properties: { sessionExpiryInterval: options.sessionExpiryS ?? 604_800, receiveMaximum: 65535 } } : {}),
     reconnectPeriod: 1000,
     connectTimeout: options.connectTimeoutMs,
+    // mqtt.js subscribes again only when the broker says it has no session; a broker that kept
+    // the session may still have lost its subscriptions (Mosquitto does not save shared ones), so
+    // the bus does it after every reconnection itself. (With this on, mqtt.js would also skip a
+    // SUBSCRIBE for a filter it believes active.)
+    resubscribe: false,
   };
   const client: MqttClient = mqtt.connect(options.url, clientOptions);
-  const handlers: { filter: string; match: RegExp; handler: MessageHandler }[] = [];
+  const handlers: { filter: string; match: RegExp; handler: MessageHandler; shared: boolean }[] = [];
   // Messages that arrive before a handler for them is registered (a persistent session delivers
   // its queue right after CONNACK) wait here, unacknowledged.
   const waiting: { topic: string; payload: Buffer; release: (p: Promise<void>) => void }[] = [];
   const acks = holdAcknowledgements(client);
+  // What the broker is asked for, as sent on the wire (`$share/group/…` or plain).
+  const wireFilters = new Set<string>();
+  // Retained messages (devices' last status) only when the subscription is new: Mosquitto 2.0.11
+  // replays them to shared subscriptions, and would on every re-subscription otherwise.
+  const wireOptions = { qos: 1 as const, rh: 1 };
+  const resubscribe = async (reason: ResubscribeReason) => {
+    if (wireFilters.size === 0) return;
+    try {
+      await client.subscribeAsync([...wireFilters], wireOptions);
+      options.onResubscribed?.(reason, null);
+    } catch (error) {
+      options.onResubscribed?.(reason, error as Error);
+      throw error;
+    }
+  };
 
   client.on("message", (topic, payload, packet) => {
     const matching = handlers.filter((h) => h.match.test(topic));
+    options.onDelivered?.({ shared: matching.some((h) => h.shared), retained: packet.retain });
     if (matching.length === 0) {
       if (packet.qos === 0) return;
       acks.hold(
@@ -113,11 +148,13 @@ export async function connectBus(options: BusOptions): Promise<MqttBus> {
   });
   // After the first connect, mqtt.js reconnects by itself; errors are reported, never thrown.
   client.on("error", () => {});
+  client.on("connect", () => void resubscribe("reconnect").catch(() => {}));
 
   return {
     isConnected: () => client.connected,
     async subscribe(filter, handler, subscribeOptions) {
-      handlers.push({ filter, match: filterPattern(filter), handler });
+      const shared = Boolean(options.sharedGroup) && (subscribeOptions?.shared ?? true);
+      handlers.push({ filter, match: filterPattern(filter), handler, shared });
       for (let i = waiting.length - 1; i >= 0; i--) {
         const w = waiting[i];
         if (w && topicMatches(filter, w.topic)) {
@@ -125,10 +162,11 @@ export async function connectBus(options: BusOptions): Promise<MqttBus> {
           w.release(dispatch([{ handler }], w.topic, w.payload) ?? Promise.resolve());
         }
       }
-      const shared = subscribeOptions?.shared ?? true;
-      const wire = options.sharedGroup && shared ? `$share/${options.sharedGroup}/${filter}` : filter;
-      await client.subscribeAsync(wire, { qos: 1 });
+      const wire = shared ? `$share/${options.sharedGroup}/${filter}` : filter;
+      wireFilters.add(wire);
+      await client.subscribeAsync(wire, wireOptions);
     },
+    resubscribe,
     async publish(topic, payload, publishOptions) {
       await client.publishAsync(topic, payload, { qos: publishOptions?.qos ?? 1, retain: publishOptions?.retain ?? false });
     },

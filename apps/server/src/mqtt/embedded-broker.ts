@@ -40,11 +40,18 @@ export async function startEmbeddedBroker(options: {
   port: number;
   authority: BrokerAuthority;
   inbox?: DeviceInbox | undefined;
+  /** Time a connection (TCP or WebSocket) has to send its CONNECT before it is closed. */
+  connectTimeoutMs?: number;
+  /** The longest keep-alive accepted; a CONNECT asking for none (0) or a longer one is refused. */
+  keepaliveMaxS?: number;
 }): Promise<EmbeddedBroker> {
   const principals = new WeakMap<Client, BrokerPrincipal>();
   // The open connection of each device, so that replacing its secret can end it too.
   const deviceClients = new Map<string, Client>();
   const broker = await Aedes.createBroker({
+    connectTimeout: options.connectTimeoutMs ?? 10_000,
+    // Without a keep-alive the broker would never notice a client gone silent.
+    keepaliveLimit: options.keepaliveMaxS ?? 600,
     authenticate(client, username, password, done) {
       if (!username || !password) return done(refuse(4, "credentials required"), false);
       options.authority

@@ -47,9 +47,46 @@ export function createMetrics() {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers: [registry],
     }),
+    ingestStalls: new Counter({
+      name: "ess_ingest_stalls_total",
+      help: "Times a connected external broker delivered no device message for ESS_INGEST_STALL_S while devices were online",
+      registers: [registry],
+    }),
+    ingestStalled: new Gauge({
+      name: "ess_ingest_stalled",
+      help: "1 while such a stall lasts (the console subscribes again until messages arrive)",
+      registers: [registry],
+    }),
+    ingestSilence: new Gauge({
+      name: "ess_ingest_silence_seconds",
+      help: "Seconds since a device's message last reached this process through the external broker",
+      registers: [registry],
+    }),
+    mqttResubscriptions: new Counter({
+      name: "ess_mqtt_resubscriptions_total",
+      help: "Subscriptions sent again to the external broker: after a reconnection or a stall; failed = refused or cut off",
+      labelNames: ["reason", "outcome"] as const,
+      registers: [registry],
+    }),
     ingestQueue: new Gauge({
       name: "ess_ingest_queue_frames",
       help: "Telemetry frames waiting to be stored",
+      registers: [registry],
+    }),
+    alarmEvents: new Counter({
+      name: "ess_alarm_events_total",
+      help: "Alarm events from devices by outcome: stored, duplicate, invalid, bad_time (dated too far ahead or past retention)",
+      labelNames: ["outcome"] as const,
+      registers: [registry],
+    }),
+    alarmUnknownCodes: new Counter({
+      name: "ess_alarm_unknown_code_events_total",
+      help: "Stored alarm events with a code the tenant's fault catalogue lacks (shown as unknown faults)",
+      registers: [registry],
+    }),
+    alarmDetectionFailures: new Counter({
+      name: "ess_alarm_detection_failures_total",
+      help: "Alarm detection steps the database refused (retried; left to the recovery pass after repeated failures)",
       registers: [registry],
     }),
   };

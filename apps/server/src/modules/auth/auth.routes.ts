@@ -64,8 +64,11 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, guar
     return null;
   });
 
-  bindRoute(app, API.auth.passwordEdit, async ({ auth: caller, input }) => {
-    await auth.changePassword(caller, input.body.oldPassword, input.body.newPassword);
+  bindRoute(app, API.auth.passwordEdit, async ({ auth: caller, input, request }) => {
+    await guard.passwordCheck({ tenantId: caller.tenantId, username: caller.username, ip: request.ip }, () =>
+      auth.isOwnPassword(caller, input.body.oldPassword),
+    );
+    await auth.changePassword(caller, input.body.newPassword);
     return null;
   });
 }

@@ -1,7 +1,7 @@
 import { ADMIN_ROLE_CODE, isPermissionId, type OrgKind, PERMISSION_IDS, type PermissionId } from "@ess/domain";
 import type { FastifyRequest } from "fastify";
 import type { Db, Queryable } from "../../db/db.ts";
-import { AppError, ValidationError } from "../../http/errors.ts";
+import { AppError } from "../../http/errors.ts";
 import type { AuthContext, Authenticator } from "./auth.context.ts";
 import {
   findSessionByAccessHash,
@@ -160,12 +160,14 @@ export function createAuthService(db: Db, settings: AuthSettings) {
       cache.forgetSession(auth.sessionId);
     },
 
-    /** Changes the caller's own password; the caller's other sign-ins end. */
-    async changePassword(auth: AuthContext, oldPassword: string, newPassword: string) {
+    /** Whether `password` is the caller's own (the sign-in guard counts a wrong one). */
+    async isOwnPassword(auth: AuthContext, password: string): Promise<boolean> {
       const user = await findUserById(db, auth.userId);
-      if (!user || !(await verifyPassword(oldPassword, user.password_hash))) {
-        throw new ValidationError([{ field: "oldPassword", key: "validation:passwordWrong", values: {} }]);
-      }
+      return user ? verifyPassword(password, user.password_hash) : false;
+    },
+
+    /** Changes the caller's own password (the old one already checked); the caller's other sign-ins end. */
+    async changePassword(auth: AuthContext, newPassword: string) {
       const hash = await hashPassword(newPassword);
       await db.transaction(async (tx) => {
         await setPassword(tx, auth.userId, hash, false);

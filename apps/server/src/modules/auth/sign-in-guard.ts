@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { SIGN_IN_LIMITS } from "@ess/domain";
 import type { Db } from "../../db/db.ts";
-import { AppError } from "../../http/errors.ts";
+import { AppError, ValidationError } from "../../http/errors.ts";
 import type { UserRecord } from "./auth.repository.ts";
 import type { Challenges } from "./challenges.ts";
 import type { RateCounter } from "./rate-counter.ts";
@@ -80,13 +80,17 @@ export function createSignInGuard(db: Db, challenges: Challenges, counter: RateC
     );
   }
 
+  const addressBlocked = async (ip: string) => (await counter.peek("sign-in-address", ip, windowS)) >= policy.addressFailures;
+  const blocked = () => new AppError("rateLimited", "auth:login.addressBlocked", { minutes: policy.addressWindowMinutes });
+  const forgetFailures = async (state: LockState | undefined) => {
+    if (state && state.failed_logins > 0) await db.query("UPDATE sys_user SET failed_logins = 0 WHERE id = $1", [state.id]);
+  };
+
   return {
     policy,
 
     async passwordSignIn(attempt: PasswordAttempt, verify: () => Promise<UserRecord | null>): Promise<UserRecord> {
-      if ((await counter.peek("sign-in-address", attempt.ip, windowS)) >= policy.addressFailures) {
-        throw new AppError("rateLimited", "auth:login.addressBlocked", { minutes: policy.addressWindowMinutes });
-      }
+      if (await addressBlocked(attempt.ip)) throw blocked();
       await checkProof(attempt);
       const state = await lockState(attempt.tenantId, attempt.username);
       const user = await verify();
@@ -99,8 +103,23 @@ export function createSignInGuard(db: Db, challenges: Challenges, counter: RateC
         const minutes = Math.max(1, Math.ceil((state.locked_until.getTime() - Date.now()) / 60_000));
         throw new AppError("business", "auth:login.lockedFor", { minutes });
       }
-      if (state && state.failed_logins > 0) await db.query("UPDATE sys_user SET failed_logins = 0 WHERE id = $1", [state.id]);
+      await forgetFailures(state);
       return user;
+    },
+
+    /**
+     * A signed-in caller proving their password again (changing it): a wrong one counts as a failed
+     * sign-in — the same address limit and the same account lock-out — so that a session cannot
+     * be used to guess the password without limit. A lock ends the caller's sessions too.
+     */
+    async passwordCheck(attempt: Pick<PasswordAttempt, "tenantId" | "username" | "ip">, verify: () => Promise<boolean>) {
+      if (await addressBlocked(attempt.ip)) throw blocked();
+      const state = await lockState(attempt.tenantId, attempt.username);
+      if (!(await verify())) {
+        await countFailure(attempt.ip, state);
+        throw new ValidationError([{ field: "oldPassword", key: "validation:passwordWrong", values: {} }]);
+      }
+      await forgetFailures(state);
     },
   };
 }

@@ -6,6 +6,7 @@ import { notFound } from "../../http/errors.ts";
 import { fetchPage, orderBy } from "../../http/paging.ts";
 import { bindRoute } from "../../http/route.ts";
 import { dataScope } from "../scope/data-scope.ts";
+import { refuseUnseen } from "../scope/unseen.ts";
 import { END_USER_FROM, END_USER_SELECT, type EndUserRow, endUserWhere, findEndUser, toEndUser } from "./enduser.repository.ts";
 import { createEndUserService } from "./enduser.service.ts";
 
@@ -16,6 +17,7 @@ export function registerEndUserRoutes(app: FastifyInstance, db: Db, onAccountCha
 
   bindRoute(app, API.endUser.page, async ({ auth, input }) => {
     const q = input.query;
+    await refuseUnseen(db, dataScope(auth), { organisations: [q.orgId], users: [q.parentUserId] });
     const where = endUserWhere(
       dataScope(auth),
       sql.and([

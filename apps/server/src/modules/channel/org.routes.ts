@@ -6,6 +6,7 @@ import { notFound } from "../../http/errors.ts";
 import { fetchPage, orderBy } from "../../http/paging.ts";
 import { bindRoute } from "../../http/route.ts";
 import { dataScope } from "../scope/data-scope.ts";
+import { refuseUnseen } from "../scope/unseen.ts";
 import { findOrg, ORG_FROM, ORG_SELECT, type OrgRow, orgWhere, toOrganisation } from "./org.repository.ts";
 import { createOrgService } from "./org.service.ts";
 
@@ -16,6 +17,7 @@ export function registerOrgRoutes(app: FastifyInstance, db: Db) {
 
   bindRoute(app, API.org.page, async ({ auth, input }) => {
     const q = input.query;
+    await refuseUnseen(db, dataScope(auth), { organisations: [q.parentId] });
     const where = orgWhere(
       dataScope(auth),
       false,

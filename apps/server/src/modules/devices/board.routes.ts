@@ -30,20 +30,28 @@ async function board(db: Db, where: Sql): Promise<BoardAnswer> {
             FROM device d JOIN device_energy_total t ON t.device_id = d.id
            WHERE ${where} AND t.last_day = (now() AT TIME ZONE coalesce(d.time_zone, 'UTC'))::date`,
     ),
+    // Lifetime figures: each device's lifetime counters at its newest reading (0131), or the sum
+    // of its days here for a device that reports no such counter.
     first<Record<string, number>>(
       db,
-      sql`SELECT sum(t.pv) AS pv, sum(t.buy) AS buy, sum(t.sell) AS sell, sum(t.load) AS load
+      sql`SELECT sum(coalesce(t.pv_life, t.pv)) AS pv, sum(coalesce(t.buy_life, t.buy)) AS buy,
+                 sum(coalesce(t.sell_life, t.sell)) AS sell, sum(coalesce(t.load_life, t.load)) AS load
             FROM device d JOIN device_energy_total t ON t.device_id = d.id WHERE ${where}`,
     ),
+    // The last twelve months, each one present: a month without installations counts zero.
     run<{ month: string; count: number }>(
       db,
-      sql`SELECT to_char(date_trunc('month', d.installed_at), 'YYYY-MM') AS month, count(*)::int AS count
-            FROM device d WHERE ${where} AND d.installed_at >= date_trunc('month', now()) - interval '11 months'
-           GROUP BY 1 ORDER BY 1`,
+      sql`SELECT to_char(m.month, 'YYYY-MM') AS month, coalesce(i.count, 0)::int AS count
+            FROM generate_series(date_trunc('month', now()) - interval '11 months', date_trunc('month', now()), interval '1 month')
+                 AS m(month)
+            LEFT JOIN (SELECT date_trunc('month', d.installed_at) AS month, count(*) AS count
+                         FROM device d WHERE ${where} AND d.installed_at >= date_trunc('month', now()) - interval '11 months'
+                        GROUP BY 1) i ON i.month = m.month
+           ORDER BY 1`,
     ),
     run<{ country_code: number | null; count: number }>(
       db,
-      sql`SELECT d.country_code, count(*)::int AS count FROM device d WHERE ${where}
+      sql`SELECT d.shown_country_code AS country_code, count(*)::int AS count FROM device d WHERE ${where}
            GROUP BY 1 ORDER BY 2 DESC, 1 NULLS LAST`,
     ),
     first<Record<string, number>>(

@@ -5,15 +5,15 @@ import { fieldMessage } from "../../http/error-handler.ts";
 import { ValidationError } from "../../http/errors.ts";
 import type { Translate } from "../../i18n/translator.ts";
 import { issueDeviceCredential } from "../../mqtt/device-credentials.ts";
+import { writeWorkbook } from "../../workbooks/workbooks.ts";
 import { insertDevice } from "./device.service.ts";
-import { toXlsx } from "./xlsx-write.ts";
 
 const NUMERIC = new Set(["dongleType", "batteryType", "countryCode", "ratedPower", "loadCapacity"]);
 
 /** The template: the column header and one example row. */
 export function importTemplate(sheetName: string): Promise<Buffer> {
   const example = ["ESS0000000001", "Garage inverter", "H6K", "Europe/Rome", 0, 0, 1, 6, 8, "", "", ""];
-  return toXlsx(sheetName, [...DEVICE_IMPORT_COLUMNS], [example]);
+  return writeWorkbook(sheetName, [...DEVICE_IMPORT_COLUMNS], [example]);
 }
 
 /**
@@ -58,7 +58,7 @@ export async function importDevices(
       raw[column] = NUMERIC.has(column) && value !== "" && Number.isFinite(Number(value)) ? Number(value) : value;
     });
     const result = deviceCreate.safeParse(raw);
-    const problems = result.success ? [] : result.error.issues.map(describeIssue);
+    const problems = result.success ? [] : result.error.issues.map((issue) => describeIssue(issue));
     const reasons = problems
       .filter((p, i) => problems.findIndex((q) => q.field === p.field) === i)
       .map((p) => fieldMessage(t, p));

@@ -1,4 +1,5 @@
 import type { DeviceListFilters, DeviceRecord } from "@ess/contracts";
+import { deviceModel } from "@ess/domain";
 import type { Queryable } from "../../db/db.ts";
 import { containsPattern, first, type Sql, sql } from "../../db/sql.ts";
 import { type DataScope, devicesOfOrganisations } from "../scope/data-scope.ts";
@@ -12,6 +13,7 @@ export interface DeviceRow {
   online_status: number;
   shown_status: number;
   battery_type: number | null;
+  battery_chemistry: number | null;
   dongle_type: number | null;
   machine_type: string;
   country_code: number | null;
@@ -35,17 +37,31 @@ export interface DeviceRow {
   installed_at: Date | null;
   last_seen_at: Date | null;
   created_at: Date;
+  registered_model: string | null;
+  registered_rated_power: number | null;
+  registered_country_code: number | null;
+  reported_model: string | null;
+  reported_rated_power: number | null;
+  reported_country_code: number | null;
+  identity_reported_at: Date | null;
 }
 
 /** Device status as shown (spec §4): offline (2) whenever the device is not connected. */
 export const SHOWN_STATUS = "(CASE WHEN d.online_status = 0 THEN 2 ELSE d.status END)";
 
+/**
+ * Model, rated power and country code as shown: the device's report, else what staff typed (the
+ * stored `shown_*` columns of migration 0130, domain `shownIdentityValue`); both kept apart too.
+ */
 export const DEVICE_SELECT = sql.raw(
-  `d.id, d.sn, d.name, d.model, d.phase_type, d.online_status, ${SHOWN_STATUS} AS shown_status, d.battery_type,
-   d.dongle_type, d.machine_type, d.country_code, d.time_zone, d.rated_power, d.load_capacity, d.nmi, d.grid_company,
+  `d.id, d.sn, d.name, d.shown_model AS model, d.phase_type, d.online_status, ${SHOWN_STATUS} AS shown_status,
+   d.battery_type, d.battery_chemistry, d.dongle_type, d.machine_type, d.shown_country_code AS country_code, d.time_zone,
+   d.shown_rated_power AS rated_power, d.load_capacity, d.nmi, d.grid_company,
    d.remarks, d.dongle_version, d.mcu_version, d.dsp_version, d.battery_version, d.org_id, so.name AS org_name,
    d.installer_org_id, io.name AS installer_name, d.owner_user_id, ou.username AS owner_name, d.user_bound_at,
-   d.installed_at, d.last_seen_at, d.created_at`,
+   d.installed_at, d.last_seen_at, d.created_at, d.model AS registered_model, d.rated_power AS registered_rated_power,
+   d.country_code AS registered_country_code, d.reported_model, d.reported_rated_power, d.reported_country_code,
+   d.identity_reported_at`,
 );
 export const DEVICE_FROM = sql.raw(
   `device d LEFT JOIN organisation so ON so.id = d.org_id LEFT JOIN organisation io ON io.id = d.installer_org_id
@@ -57,7 +73,7 @@ export const DEVICE_SORT_COLUMNS = {
   name: "d.name",
   createTime: "d.created_at",
   lastSeenAt: "d.last_seen_at",
-  ratedPower: "d.rated_power",
+  ratedPower: "d.shown_rated_power",
   onlineStatus: "d.online_status",
 };
 
@@ -78,7 +94,8 @@ export function deviceFilters(scope: DataScope, q: DeviceListFilters): Sql {
       q.status !== undefined && sql`${sql.raw(SHOWN_STATUS)} = ${q.status}`,
       q.phaseType !== undefined && sql`d.phase_type = ${q.phaseType}`,
       q.batteryType !== undefined && sql`d.battery_type = ${q.batteryType}`,
-      q.model !== undefined && sql`d.model ILIKE ${like(q.model)}`,
+      q.batteryChemistry !== undefined && sql`d.battery_chemistry = ${q.batteryChemistry}`,
+      q.model !== undefined && modelFilter(q.model),
       q.timeZone !== undefined && sql`d.time_zone ILIKE ${like(q.timeZone)}`,
       // The zones now at that many whole hours from UTC: the original's "East 8" is Shanghai and Perth.
       q.utcOffset !== undefined &&
@@ -88,12 +105,21 @@ export function deviceFilters(scope: DataScope, q: DeviceListFilters): Sql {
       q.installerOrgId !== undefined && sql`d.installer_org_id = ${q.installerOrgId}`,
       q.orgId !== undefined &&
         devicesOfOrganisations("d", sql`SELECT id FROM organisation WHERE path LIKE ${orgPath(Number(q.orgId))}`),
-      q.countryCode !== undefined && sql`d.country_code = ${q.countryCode}`,
+      q.countryCode !== undefined && sql`d.shown_country_code = ${q.countryCode}`,
       q.firmwareVersion !== undefined &&
         sql`(d.dongle_version ILIKE ${like(q.firmwareVersion)} OR d.mcu_version ILIKE ${like(q.firmwareVersion)}
              OR d.dsp_version ILIKE ${like(q.firmwareVersion)} OR d.battery_version ILIKE ${like(q.firmwareVersion)})`,
     ]),
   );
+}
+
+/**
+ * A catalogue model (the list offers them as choices) matches exactly, through its index; any other
+ * text is a substring of the model shown.
+ */
+function modelFilter(text: string): Sql {
+  const model = deviceModel(text);
+  return model ? sql`d.shown_model = ${model.code}` : sql`d.shown_model ILIKE ${containsPattern(text)}`;
 }
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -107,6 +133,7 @@ export const toDeviceRecord = (r: DeviceRow): DeviceRecord => ({
   onlineStatus: r.online_status,
   status: r.shown_status,
   batteryType: r.battery_type,
+  batteryChemistry: r.battery_chemistry,
   dongleType: r.dongle_type,
   machineType: r.machine_type,
   countryCode: r.country_code,
@@ -127,6 +154,14 @@ export const toDeviceRecord = (r: DeviceRow): DeviceRecord => ({
   installedAt: iso(r.installed_at),
   lastSeenAt: iso(r.last_seen_at),
   createTime: r.created_at.toISOString(),
+  registered: { model: r.registered_model, ratedPower: r.registered_rated_power, countryCode: r.registered_country_code },
+  reported: {
+    model: r.reported_model,
+    ratedPower: r.reported_rated_power,
+    countryCode: r.reported_country_code,
+    batteryChemistry: r.battery_chemistry,
+    at: iso(r.identity_reported_at),
+  },
 });
 
 /** One device in the caller's scope, or undefined (the caller then gets "not found"). */

@@ -5,7 +5,9 @@ import { run, sql } from "../../db/sql.ts";
 import { notFound } from "../../http/errors.ts";
 import { fetchPage, orderBy } from "../../http/paging.ts";
 import { bindRoute } from "../../http/route.ts";
+import { readWorkbook, writeWorkbook, XLSX_TYPE } from "../../workbooks/workbooks.ts";
 import { dataScope, withOrganisationsRead } from "../scope/data-scope.ts";
+import { refuseUnseen } from "../scope/unseen.ts";
 import { readCsv } from "./csv-read.ts";
 import {
   DEVICE_FROM,
@@ -18,8 +20,6 @@ import {
 } from "./device.repository.ts";
 import { createDeviceService } from "./device.service.ts";
 import { importDevices, importTemplate } from "./device-import.ts";
-import { readXlsx } from "./xlsx-read.ts";
-import { toXlsx, XLSX_TYPE } from "./xlsx-write.ts";
 
 const EXPORT_LIMIT = 100_000;
 /**
@@ -36,6 +36,7 @@ const EXPORT_COLUMNS = [
   "onlineStatus",
   "deviceStatus",
   "batteryType",
+  "batteryChemistry",
   "countryCode",
   "timeZone",
   "ratedPower",
@@ -54,8 +55,9 @@ const EXPORT_COLUMNS = [
 export function registerDeviceRoutes(app: FastifyInstance, db: Db, disconnectDevice?: (sn: string) => void) {
   const service = createDeviceService(db);
 
-  bindRoute(app, API.device.page, async ({ auth, input }) =>
-    fetchPage<DeviceRow, ReturnType<typeof toDeviceRecord>>(
+  bindRoute(app, API.device.page, async ({ auth, input }) => {
+    await refuseUnseen(db, dataScope(auth), { organisations: [input.query.orgId, input.query.installerOrgId] });
+    return fetchPage<DeviceRow, ReturnType<typeof toDeviceRecord>>(
       db,
       {
         select: DEVICE_SELECT,
@@ -66,10 +68,11 @@ export function registerDeviceRoutes(app: FastifyInstance, db: Db, disconnectDev
       },
       input.query,
       toDeviceRecord,
-    ),
-  );
+    );
+  });
 
   bindRoute(app, API.device.export, async ({ auth, input, reply, request }) => {
+    await refuseUnseen(db, dataScope(auth), { organisations: [input.query.orgId, input.query.installerOrgId] });
     const { rows } = await run<DeviceRow>(
       db,
       sql`SELECT ${DEVICE_SELECT} FROM ${DEVICE_FROM} WHERE ${deviceFilters(await withOrganisationsRead(db, dataScope(auth)), input.query)}
@@ -77,7 +80,7 @@ export function registerDeviceRoutes(app: FastifyInstance, db: Db, disconnectDev
     );
     const t = request.t;
     const label = (name: string, value: number | null) => (value === null ? "" : t(`enums:${name}.${value}`));
-    const file = await toXlsx(
+    const file = await writeWorkbook(
       t("devices:exportSheet"),
       EXPORT_COLUMNS.map((c) => t(`devices:columns.${c}`)),
       rows.map((r) => [
@@ -89,6 +92,7 @@ export function registerDeviceRoutes(app: FastifyInstance, db: Db, disconnectDev
         label("onlineStatusFilter", r.online_status),
         label("devStatusFilter", r.shown_status),
         label("hvBatteryType", r.battery_type),
+        label("batteryChemistry", r.battery_chemistry),
         label("countryCodeFilter", r.country_code),
         r.time_zone,
         r.rated_power,
@@ -149,7 +153,7 @@ export function registerDeviceRoutes(app: FastifyInstance, db: Db, disconnectDev
       orgId = rows[0].id;
     }
     const { format, content } = input.body;
-    const table = format === "xlsx" ? await readXlsx(Buffer.from(content, "base64")) : readCsv(content);
+    const table = format === "xlsx" ? await readWorkbook(Buffer.from(content, "base64")) : readCsv(content);
     return importDevices(db, request.t, { tenantId: auth.tenantId, orgId }, table);
   });
 

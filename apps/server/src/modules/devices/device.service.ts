@@ -12,6 +12,12 @@ import { type DeviceRow, findDevice } from "./device.repository.ts";
 type Create = z.output<typeof deviceCreate>;
 type Edit = z.output<typeof deviceEdit>;
 
+/** The refusal of a second binding, naming who is bound now (a binding made meanwhile included). */
+const alreadyBound = (device: DeviceRow, what: "user" | "installer") =>
+  what === "user"
+    ? business("devices:userAlreadyBound", { user: device.owner_name ?? "" })
+    : business("devices:installerAlreadyBound", { installer: device.installer_name ?? "" });
+
 const duplicateSn = () => new ValidationError([{ field: "sn", key: "devices:duplicateSn", values: { field: "sn" } }]);
 
 /** The seller of a new device: the organisation named (which the caller may change) or the caller's own. */
@@ -133,19 +139,26 @@ export function createDeviceService(db: Db) {
       });
     },
 
+    /**
+     * Spec §2/§6: a device has one installer; another is bound only after an explicit unbind (both
+     * audited). Binding the installer it already has changes nothing.
+     */
     async bindInstaller(scope: DataScope, id: number, installerOrgId: number) {
-      await inScope(scope, id);
+      const device = await inScope(scope, id);
       const org = await first<{ id: number }>(
         db,
         sql`SELECT o.id FROM organisation o WHERE o.id = ${installerOrgId} AND o.kind = 'installer'
               AND o.deleted_at IS NULL AND ${scope.organisations("o")}`,
       );
       if (!org) throw notFound();
-      await db.query(
+      if (device.installer_org_id === installerOrgId) return device;
+      const { rowCount } = await db.query(
         // The installation date is the earlier of the installer's binding and the first connection.
-        "UPDATE device SET installer_org_id = $2, installed_at = coalesce(installed_at, now()), updated_at = now() WHERE id = $1",
+        `UPDATE device SET installer_org_id = $2, installed_at = coalesce(installed_at, now()), updated_at = now()
+          WHERE id = $1 AND installer_org_id IS NULL`,
         [id, installerOrgId],
       );
+      if (rowCount === 0) throw alreadyBound(await inScope(scope, id), "installer");
       return inScope(scope, id);
     },
 
@@ -159,8 +172,9 @@ export function createDeviceService(db: Db) {
       );
     },
 
+    /** As for installers: a bound device refuses a second user until its user is unbound. */
     async bindUser(scope: DataScope, id: number, userId: number) {
-      await inScope(scope, id);
+      const device = await inScope(scope, id);
       const user = await first<{ id: number; parent_user_id: number | null; user_type: number }>(
         db,
         sql`SELECT u.id, u.parent_user_id, u.user_type FROM sys_user u
@@ -170,10 +184,12 @@ export function createDeviceService(db: Db) {
       if (user.user_type !== 2 || user.parent_user_id !== null) {
         throw new ValidationError([{ field: "userId", key: "devices:notMasterUser", values: { field: "userId" } }]);
       }
-      await db.query("UPDATE device SET owner_user_id = $2, user_bound_at = now(), updated_at = now() WHERE id = $1", [
-        id,
-        userId,
-      ]);
+      if (device.owner_user_id === userId) return device;
+      const { rowCount } = await db.query(
+        "UPDATE device SET owner_user_id = $2, user_bound_at = now(), updated_at = now() WHERE id = $1 AND owner_user_id IS NULL",
+        [id, userId],
+      );
+      if (rowCount === 0) throw alreadyBound(await inScope(scope, id), "user");
       return inScope(scope, id);
     },
 

@@ -7,8 +7,9 @@ import { sendReminder } from "../realtime/realtime.routes.ts";
 import type { RealtimeHub } from "../realtime/realtime-hub.ts";
 import { dataScope } from "../scope/data-scope.ts";
 import type { Log } from "../telemetry/log.ts";
-import type { OpenedAlarm } from "./alarm-detector.ts";
+import type { OpenedAlarm } from "./alarm-apply.ts";
 import type { FaultCatalogueCache } from "./fault-cache.ts";
+import { type StormTopic, stormCount, stormWindowStart, topicKey } from "./storm-windows.ts";
 
 interface Preference {
   levels: number[];
@@ -16,17 +17,39 @@ interface Preference {
 }
 const DEFAULT_PREFERENCE: Preference = { levels: [1, 2, 3], onlineEvents: true };
 
-interface StatusChange {
+/** One thing to remind of: an alarm that opened, or a device that came on or went off line. */
+interface Item {
+  topic: StormTopic;
+  tenantId: number;
   deviceId: number;
-  online: boolean;
+  sn: string;
+  /** Server time it happened (what storm windows count). */
+  at: number;
+  alarm: OpenedAlarm | null;
+}
+
+/** A storm window in which this process sent summaries: to whom, with which count, for the follow-up. */
+interface Summarised {
+  tenantId: number;
+  topic: StormTopic;
+  from: number;
+  level: number | null;
+  systemType: 1 | 2;
+  users: Map<number, { caller: AuthContext; told: number }>;
 }
 
 /**
  * Live reminders of new alarms and on/off-line events to the users who have a console open (the
  * gateway's reminder subscribers): each receives what concerns devices in its data scope (the one
  * scope function, asked once per user and flush), of the levels it chose, for codes the alarm
- * control shows. When many devices raise the same code within the window (a storm), users get one
- * summary per code and window instead of one reminder per device.
+ * control shows.
+ *
+ * Storms: when many devices of a tenant raise one code, or come on or go off line (a broker
+ * restart reconnects a whole fleet), within a window, a user whose scope holds at least
+ * `stormDevices` of them gets one summary instead of a reminder per device, and at the window's
+ * end a follow-up if more devices joined after it, so that every device of the window is counted.
+ * Windows and counts come from the database (alarms opened, the on/off-line log), so all console
+ * processes count the same devices.
  */
 export function createAlarmNotifier(deps: {
   db: Queryable;
@@ -40,18 +63,21 @@ export function createAlarmNotifier(deps: {
   flushMs?: number;
 }) {
   let alarms: OpenedAlarm[] = [];
-  let statuses: StatusChange[] = [];
+  let statuses: { deviceId: number; online: boolean; at: number }[] = [];
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> = Promise.resolve();
-  /** Recent openings per tenant and code, and when each storm was last summarised. */
-  const recent = new Map<string, { deviceId: number; at: number }[]>();
-  const stormSent = new Map<string, number>();
+  const summarised = new Map<string, Summarised>();
+  const followUps = new Set<NodeJS.Timeout>();
+  const windowS = Math.round(deps.stormWindowMs / 1000);
 
+  const serially = (what: string, fn: () => Promise<void>) => {
+    running = running.then(fn).catch((error) => deps.log.error({ err: error }, `${what} failed`));
+  };
   const schedule = () => {
     if (timer) return;
     timer = setTimeout(() => {
       timer = null;
-      running = running.then(flush).catch((error) => deps.log.error({ err: error }, "alarm reminders failed"));
+      serially("alarm reminders", flush);
     }, deps.flushMs ?? 200);
     timer.unref();
   };
@@ -72,103 +98,204 @@ export function createAlarmNotifier(deps: {
     return new Set(rows.map((r) => r.id));
   }
 
+  const send = (caller: AuthContext, notice: AlarmNotice, title: string, content: string) =>
+    sendReminder(deps.hub, caller.tenantId, caller.userId, { title, content, from: null, notice });
+
+  async function sendOne(caller: AuthContext, item: Item) {
+    if (item.alarm) {
+      const a = item.alarm;
+      const info = await deps.catalogue.info(a.tenantId, a.code, a.systemType);
+      const notice: AlarmNotice = {
+        kind: "alarm",
+        deviceId: a.deviceId,
+        sn: a.sn,
+        code: a.code,
+        level: a.level,
+        devices: null,
+        info,
+      };
+      send(
+        caller,
+        notice,
+        deps.t("alarms:notice.alarmTitle", { level: a.level }),
+        deps.t("alarms:notice.alarmContent", { sn: a.sn, code: a.code, info: info["en-US"] ?? "" }),
+      );
+      return;
+    }
+    const online = item.topic.kind === "online";
+    const notice: AlarmNotice = {
+      kind: online ? "online" : "offline",
+      deviceId: item.deviceId,
+      sn: item.sn,
+      code: null,
+      level: null,
+      devices: null,
+      info: null,
+    };
+    send(
+      caller,
+      notice,
+      deps.t(online ? "alarms:notice.onlineTitle" : "alarms:notice.offlineTitle"),
+      deps.t(online ? "alarms:notice.onlineContent" : "alarms:notice.offlineContent", { sn: item.sn }),
+    );
+  }
+
+  async function sendStorm(caller: AuthContext, w: Summarised, devices: number, final: boolean) {
+    const topic = w.topic;
+    if (topic.kind === "alarm") {
+      const info = await deps.catalogue.info(w.tenantId, topic.code, w.systemType);
+      send(
+        caller,
+        { kind: "storm", deviceId: null, sn: null, code: topic.code, level: w.level, devices, info, windowS, final },
+        deps.t("alarms:notice.stormTitle"),
+        deps.t(final ? "alarms:notice.stormFinalContent" : "alarms:notice.stormContent", {
+          code: topic.code,
+          devices,
+          seconds: windowS,
+        }),
+      );
+      return;
+    }
+    const kind = topic.kind === "online" ? "onlineStorm" : "offlineStorm";
+    send(
+      caller,
+      { kind, deviceId: null, sn: null, code: null, level: null, devices, info: null, windowS, final },
+      deps.t(`alarms:notice.${kind}Title`),
+      deps.t(final ? `alarms:notice.${kind}FinalContent` : `alarms:notice.${kind}Content`, { devices, seconds: windowS }),
+    );
+  }
+
+  /** Everything of one tenant's topic that fell in one storm window, for the users subscribed. */
+  async function remind(
+    tenantId: number,
+    topic: StormTopic,
+    from: number,
+    items: Item[],
+    recipients: { caller: AuthContext; pref: Preference; visible: Set<number> }[],
+  ) {
+    const to = from + deps.stormWindowMs;
+    const total = await stormCount(deps.db, tenantId, topic, from, to, null);
+    const key = `${tenantId}|${topicKey(topic)}|${from}`;
+    const level = items[0]?.alarm?.level ?? null;
+    for (const { caller, pref, visible } of recipients) {
+      if (caller.tenantId !== tenantId) continue;
+      if (level !== null ? !pref.levels.includes(level) : !pref.onlineEvents) continue;
+      const mine = items.filter((i) => visible.has(i.deviceId));
+      if (mine.length === 0) continue;
+      const told = summarised.get(key)?.users.get(caller.userId);
+      if (told) continue; // summarised already: the follow-up counts the rest
+      const devices =
+        total < deps.stormDevices ? 0 : await stormCount(deps.db, tenantId, topic, from, to, dataScope(caller).devices("d"));
+      if (devices < deps.stormDevices) {
+        for (const item of mine) await sendOne(caller, item);
+        continue;
+      }
+      let w = summarised.get(key);
+      if (!w) {
+        w = { tenantId, topic, from, level, systemType: items[0]?.alarm?.systemType ?? 2, users: new Map() };
+        summarised.set(key, w);
+        const t = setTimeout(
+          () => {
+            followUps.delete(t);
+            serially("storm follow-up", () => followUp(key));
+          },
+          Math.max(0, to + FOLLOW_UP_GRACE_MS - Date.now()),
+        );
+        t.unref();
+        followUps.add(t);
+      }
+      w.users.set(caller.userId, { caller, told: devices });
+      await sendStorm(caller, w, devices, false);
+    }
+  }
+
+  /** At a window's end: users told a count that the window outgrew get the window's whole count. */
+  async function followUp(key: string) {
+    const w = summarised.get(key);
+    summarised.delete(key);
+    if (!w) return;
+    const to = w.from + deps.stormWindowMs;
+    for (const { caller, told } of w.users.values()) {
+      const devices = await stormCount(deps.db, w.tenantId, w.topic, w.from, to, dataScope(caller).devices("d"));
+      if (devices > told) await sendStorm(caller, w, devices, true);
+    }
+  }
+
   async function flush() {
-    const now = Date.now();
     const newAlarms = alarms.splice(0);
     const newStatuses = statuses.splice(0);
-    const shown: OpenedAlarm[] = [];
-    for (const a of newAlarms) if (await deps.catalogue.shown(a.tenantId, a.code, a.systemType)) shown.push(a);
-
-    // Storms: count distinct devices per tenant and code within the window.
-    const storms = new Map<string, OpenedAlarm[]>();
-    const single: OpenedAlarm[] = [];
-    for (const a of shown) {
-      const key = `${a.tenantId}:${a.code}`;
-      const list = (recent.get(key) ?? []).filter((r) => now - r.at < deps.stormWindowMs);
-      list.push({ deviceId: a.deviceId, at: now });
-      recent.set(key, list);
-    }
-    for (const a of shown) {
-      const key = `${a.tenantId}:${a.code}`;
-      const devices = new Set((recent.get(key) ?? []).map((r) => r.deviceId));
-      if (devices.size >= deps.stormDevices) storms.set(key, [...(storms.get(key) ?? []), a]);
-      else single.push(a);
-    }
-    for (const [key, list] of recent) if (list.every((r) => now - r.at >= deps.stormWindowMs)) recent.delete(key);
-
     const subscribers = deps.hub.subscribed(REMINDER_PATTERN);
-    if (subscribers.length === 0 || (single.length === 0 && storms.size === 0 && newStatuses.length === 0)) return;
-    const deviceIds = [...new Set([...shown.map((a) => a.deviceId), ...newStatuses.map((s) => s.deviceId)])];
-    const sns = new Map<number, string>();
-    if (newStatuses.length > 0) {
-      const { rows } = await deps.db.query<{ id: number; sn: string }>("SELECT id, sn FROM device WHERE id = ANY($1::bigint[])", [
-        newStatuses.map((s) => s.deviceId),
-      ]);
-      for (const r of rows) sns.set(r.id, r.sn);
+    if (subscribers.length === 0) return;
+    const items: Item[] = [];
+    for (const a of newAlarms) {
+      if (!(await deps.catalogue.shown(a.tenantId, a.code, a.systemType))) continue;
+      items.push({
+        topic: { kind: "alarm", code: a.code },
+        tenantId: a.tenantId,
+        deviceId: a.deviceId,
+        sn: a.sn,
+        at: a.openedSeenAt,
+        alarm: a,
+      });
     }
+    if (newStatuses.length > 0) {
+      const { rows } = await deps.db.query<{ id: number; sn: string; tenant_id: number }>(
+        "SELECT id, sn, tenant_id FROM device WHERE id = ANY($1::bigint[])",
+        [[...new Set(newStatuses.map((s) => s.deviceId))]],
+      );
+      const devices = new Map(rows.map((r) => [r.id, r]));
+      for (const s of newStatuses) {
+        const d = devices.get(s.deviceId);
+        if (d)
+          items.push({
+            topic: { kind: s.online ? "online" : "offline" },
+            tenantId: d.tenant_id,
+            deviceId: d.id,
+            sn: d.sn,
+            at: s.at,
+            alarm: null,
+          });
+      }
+    }
+    if (items.length === 0) return;
+
     const callers = subscribers.flatMap((s) => {
       const c = s.callers[0];
-      return c && String(c.tenantId) === s.params.tenantId && String(c.userId) === s.params.userId ? [c] : [];
+      return c &&
+        String(c.tenantId) === s.params.tenantId &&
+        String(c.userId) === s.params.userId &&
+        c.permissions.has("alarm.view")
+        ? [c]
+        : [];
     });
+    if (callers.length === 0) return;
     const prefs = await preferences(callers.map((c) => c.userId));
-    const stormsToSend = [...storms].filter(([key]) => now - (stormSent.get(key) ?? 0) >= deps.stormWindowMs);
-    for (const [key] of stormsToSend) stormSent.set(key, now);
-
+    const deviceIds = [...new Set(items.map((i) => i.deviceId))];
+    const recipients = [];
     for (const caller of callers) {
-      if (!caller.permissions.has("alarm.view")) continue;
-      const pref = prefs.get(caller.userId) ?? DEFAULT_PREFERENCE;
-      const visible = await devicesInScope(caller, deviceIds);
-      if (visible.size === 0) continue;
-      const send = (notice: AlarmNotice, title: string, content: string) =>
-        sendReminder(deps.hub, caller.tenantId, caller.userId, { title, content, from: null, notice });
-      for (const a of single) {
-        if (a.tenantId !== caller.tenantId || !visible.has(a.deviceId) || !pref.levels.includes(a.level)) continue;
-        const fault = await deps.catalogue.fault(a.tenantId, a.code, a.systemType);
-        send(
-          {
-            kind: "alarm",
-            deviceId: a.deviceId,
-            sn: a.sn,
-            code: a.code,
-            level: a.level,
-            devices: null,
-            info: fault?.info ?? null,
-          },
-          deps.t("alarms:notice.alarmTitle", { level: a.level }),
-          deps.t("alarms:notice.alarmContent", { sn: a.sn, code: a.code, info: fault?.info["en-US"] ?? "" }),
-        );
-      }
-      for (const [, list] of stormsToSend) {
-        const first = list[0] as OpenedAlarm;
-        if (first.tenantId !== caller.tenantId || !pref.levels.includes(first.level)) continue;
-        const key = `${first.tenantId}:${first.code}`;
-        const mine = new Set((recent.get(key) ?? []).map((r) => r.deviceId).filter((id) => visible.has(id)));
-        for (const a of list) if (visible.has(a.deviceId)) mine.add(a.deviceId);
-        if (mine.size === 0) continue;
-        const fault = await deps.catalogue.fault(first.tenantId, first.code, first.systemType);
-        send(
-          {
-            kind: "storm",
-            deviceId: null,
-            sn: null,
-            code: first.code,
-            level: first.level,
-            devices: mine.size,
-            info: fault?.info ?? null,
-          },
-          deps.t("alarms:notice.stormTitle"),
-          deps.t("alarms:notice.stormContent", { code: first.code, devices: mine.size }),
-        );
-      }
-      if (!pref.onlineEvents) continue;
-      for (const s of newStatuses) {
-        if (!visible.has(s.deviceId)) continue;
-        const sn = sns.get(s.deviceId) ?? "";
-        send(
-          { kind: s.online ? "online" : "offline", deviceId: s.deviceId, sn, code: null, level: null, devices: null, info: null },
-          deps.t(s.online ? "alarms:notice.onlineTitle" : "alarms:notice.offlineTitle"),
-          deps.t(s.online ? "alarms:notice.onlineContent" : "alarms:notice.offlineContent", { sn }),
-        );
+      recipients.push({
+        caller,
+        pref: prefs.get(caller.userId) ?? DEFAULT_PREFERENCE,
+        visible: await devicesInScope(caller, deviceIds),
+      });
+    }
+
+    const groups = new Map<string, Item[]>();
+    for (const item of items) {
+      const key = `${item.tenantId}|${topicKey(item.topic)}`;
+      const group = groups.get(key);
+      if (group) group.push(item);
+      else groups.set(key, [item]);
+    }
+    for (const group of groups.values()) {
+      group.sort((a, b) => a.at - b.at);
+      const { tenantId, topic } = group[0] as Item;
+      // Usually one window; a flush straddling a window's end has the next one start with its items.
+      while (group.length > 0) {
+        const from = await stormWindowStart(deps.db, tenantId, topic, (group[0] as Item).at, deps.stormWindowMs);
+        const upTo = group.findIndex((i) => i.at >= from + deps.stormWindowMs);
+        const inWindow = group.splice(0, upTo < 0 ? group.length : Math.max(1, upTo));
+        await remind(tenantId, topic, from, inWindow, recipients);
       }
     }
   }
@@ -178,12 +305,13 @@ export function createAlarmNotifier(deps: {
       alarms.push(...list);
       schedule();
     },
-    status(deviceIds: number[], status: number) {
+    /** Devices whose online status changed at `at` (server time, as written to the on/off-line log). */
+    status(deviceIds: number[], status: number, at = Date.now()) {
       if (status === 2) return;
-      for (const deviceId of deviceIds) statuses.push({ deviceId, online: status === 1 });
+      for (const deviceId of deviceIds) statuses.push({ deviceId, online: status === 1, at });
       schedule();
     },
-    /** Resolves once everything queued so far was sent. */
+    /** Resolves once everything queued so far was sent (follow-ups at a window's end come later). */
     async settled() {
       while (timer || alarms.length > 0 || statuses.length > 0) {
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -194,10 +322,15 @@ export function createAlarmNotifier(deps: {
     stop() {
       if (timer) clearTimeout(timer);
       timer = null;
+      for (const t of followUps) clearTimeout(t);
+      followUps.clear();
       alarms = [];
       statuses = [];
     },
   };
 }
+
+/** A window's follow-up waits this long past its end for alarms stored at its last moment. */
+const FOLLOW_UP_GRACE_MS = 1000;
 
 export type AlarmNotifier = ReturnType<typeof createAlarmNotifier>;

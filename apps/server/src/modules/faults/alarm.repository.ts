@@ -2,7 +2,9 @@ import type { AlarmRecord, alarmListQuery } from "@ess/contracts";
 import type { Locale } from "@ess/domain";
 import type { z } from "zod";
 import { containsPattern, type Sql, sql } from "../../db/sql.ts";
+import type { Translate } from "../../i18n/translator.ts";
 import type { DataScope } from "../scope/data-scope.ts";
+import { unknownFaultText } from "./fault-cache.ts";
 
 export interface AlarmRow {
   id: number;
@@ -15,6 +17,8 @@ export interface AlarmRow {
   occurred_at: Date;
   cleared_at: Date | null;
   flap_count: number;
+  /** Whether the tenant's fault catalogue holds the code (for its system type). */
+  catalogued: boolean;
   info: string | null;
   causes: string | null;
   remedy: string | null;
@@ -29,7 +33,7 @@ export const alarmFrom = sql.raw(`device_alarm a
 /** The columns, with the code's texts in the caller's language. */
 export function alarmSelect(locale: Locale): Sql {
   return sql`a.id, a.device_id, d.sn, d.name AS device_name, a.code, a.level, a.system_type, a.occurred_at, a.cleared_at,
-             a.flap_count, f.texts -> ${locale}::text ->> 'info' AS info, f.texts -> ${locale}::text ->> 'causes' AS causes,
+             a.flap_count, f.id IS NOT NULL AS catalogued, f.texts -> ${locale}::text ->> 'info' AS info, f.texts -> ${locale}::text ->> 'causes' AS causes,
              f.texts -> ${locale}::text ->> 'remedy' AS remedy`;
 }
 
@@ -59,7 +63,15 @@ export function alarmFilters(scope: DataScope, q: AlarmQuery): Sql {
   ]);
 }
 
-export const toAlarm = (r: AlarmRow): AlarmRecord => ({
+/** An alarm as lists and exports show it; a code the catalogue lacks shows as an unknown fault with its code, in the caller's language. */
+export const toAlarm =
+  (t: Translate) =>
+  (r: AlarmRow): AlarmRecord => ({
+    ...alarmFields(r),
+    ...(r.catalogued ? { info: r.info, causes: r.causes, remedy: r.remedy } : unknownFaultText(t, r.code)),
+  });
+
+const alarmFields = (r: AlarmRow): Omit<AlarmRecord, "info" | "causes" | "remedy"> => ({
   id: r.id,
   deviceId: r.device_id,
   sn: r.sn,
@@ -71,7 +83,4 @@ export const toAlarm = (r: AlarmRow): AlarmRecord => ({
   occurredAt: r.occurred_at.toISOString(),
   clearedAt: r.cleared_at?.toISOString() ?? null,
   flapCount: r.flap_count,
-  info: r.info,
-  causes: r.causes,
-  remedy: r.remedy,
 });

@@ -1,5 +1,6 @@
-import type { FaultLevel, FaultSystemType } from "@ess/domain";
+import { type FaultLevel, type FaultSystemType, type FaultText, LOCALES, type Locale } from "@ess/domain";
 import type { Queryable } from "../../db/db.ts";
+import type { Translate } from "../../i18n/translator.ts";
 
 export interface CachedFault {
   level: FaultLevel;
@@ -14,12 +15,21 @@ interface TenantFaults {
   loadedAt: number;
 }
 
+/** The texts of a code the fault catalogue lacks, in one language: an unknown fault, with its code. */
+export function unknownFaultText(t: Translate, code: number): FaultText {
+  return {
+    info: t("alarms:unknown.info", { code }),
+    causes: t("alarms:unknown.causes", { code }),
+    remedy: t("alarms:unknown.remedy", { code }),
+  };
+}
+
 /**
  * The fault catalogue and alarm control of each tenant, as detection and notification need them
  * (level, whether shown and pushed, information text). Reloaded after any change in this process
  * and at most every `ttlMs` otherwise (changes made by another process).
  */
-export function createFaultCache(db: Queryable, ttlMs = 30_000) {
+export function createFaultCache(db: Queryable, translator: (locale: Locale) => Translate, ttlMs = 30_000) {
   const tenants = new Map<number, Promise<TenantFaults>>();
 
   async function loadTenant(tenantId: number): Promise<TenantFaults> {
@@ -66,6 +76,11 @@ export function createFaultCache(db: Queryable, ttlMs = 30_000) {
       return (await tenant(tenantId)).faults.get(`${code}:${systemType}`);
     },
     /** Whether alarms of a code are shown and pushed: its alarm control entry decides, else its catalogue entry. */
+    /** The information text per language: the catalogue's, or "unknown fault" for a code it lacks. */
+    async info(tenantId: number, code: number, systemType: FaultSystemType): Promise<Record<string, string>> {
+      const known = (await tenant(tenantId)).faults.get(`${code}:${systemType}`);
+      return known?.info ?? Object.fromEntries(LOCALES.map((l) => [l, unknownFaultText(translator(l), code).info]));
+    },
     async shown(tenantId: number, code: number, systemType: FaultSystemType): Promise<boolean> {
       const t = await tenant(tenantId);
       const control = t.control.get(code);

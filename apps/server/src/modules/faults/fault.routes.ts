@@ -1,4 +1,4 @@
-import { type AlarmControlRecord, API, type FaultInput, type FaultRecord } from "@ess/contracts";
+import { type AlarmControlRecord, type AlarmRecord, API, type FaultInput, type FaultRecord } from "@ess/contracts";
 import type { FastifyInstance } from "fastify";
 import type { Db, Queryable } from "../../db/db.ts";
 import { containsPattern, first, run, sql } from "../../db/sql.ts";
@@ -57,7 +57,9 @@ const toControl = (r: ControlRow): AlarmControlRecord => ({
 });
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === "23505";
-const codeTaken = () => new ValidationError([{ field: "code", key: "faults:codeTaken", values: { field: "code" } }]);
+/** The code is taken: of a fault code, or of an alarm-control entry (each field named as its form names it). */
+const codeTaken = (label: "fields:faultCode" | "fields:alarmCode") =>
+  new ValidationError([{ field: "code", key: "faults:codeTaken", values: { field: "code" }, label }]);
 
 async function upsertFault(tx: Queryable, tenantId: number, f: FaultInput): Promise<"created" | "updated"> {
   const { rows } = await tx.query<{ created: boolean }>(
@@ -118,7 +120,7 @@ export function registerFaultRoutes(app: FastifyInstance, deps: { db: Db; faults
       changed(auth.tenantId);
       return toFault(row as FaultRow);
     } catch (error) {
-      if (isUniqueViolation(error)) throw codeTaken();
+      if (isUniqueViolation(error)) throw codeTaken("fields:faultCode");
       throw error;
     }
   });
@@ -136,7 +138,7 @@ export function registerFaultRoutes(app: FastifyInstance, deps: { db: Db; faults
       changed(auth.tenantId);
       return toFault(row);
     } catch (error) {
-      if (isUniqueViolation(error)) throw codeTaken();
+      if (isUniqueViolation(error)) throw codeTaken("fields:faultCode");
       throw error;
     }
   });
@@ -174,7 +176,12 @@ export function registerFaultRoutes(app: FastifyInstance, deps: { db: Db; faults
       const key = `${f.code}:${f.systemType}`;
       if (seen.has(key)) {
         throw new ValidationError([
-          { field: `faults.${i}.code`, key: "faults:duplicateInFile", values: { field: "code", code: f.code } },
+          {
+            field: `faults.${i}.code`,
+            key: "faults:duplicateInFile",
+            values: { field: "code", code: f.code },
+            label: "fields:faultCode",
+          },
         ]);
       }
       seen.add(key);
@@ -220,7 +227,7 @@ export function registerFaultRoutes(app: FastifyInstance, deps: { db: Db; faults
       changed(auth.tenantId);
       return toControl(row as ControlRow);
     } catch (error) {
-      if (isUniqueViolation(error)) throw codeTaken();
+      if (isUniqueViolation(error)) throw codeTaken("fields:alarmCode");
       throw error;
     }
   });
@@ -237,7 +244,7 @@ export function registerFaultRoutes(app: FastifyInstance, deps: { db: Db; faults
       changed(auth.tenantId);
       return toControl(row);
     } catch (error) {
-      if (isUniqueViolation(error)) throw codeTaken();
+      if (isUniqueViolation(error)) throw codeTaken("fields:alarmCode");
       throw error;
     }
   });
@@ -256,7 +263,7 @@ export function registerFaultRoutes(app: FastifyInstance, deps: { db: Db; faults
   bindRoute(app, API.alarm.page, async ({ auth, input, request }) => {
     const q = input.query;
     if (q.deviceId !== undefined) await findDeviceInScope(db, auth, q.deviceId);
-    return fetchPage<AlarmRow, ReturnType<typeof toAlarm>>(
+    return fetchPage<AlarmRow, AlarmRecord>(
       db,
       {
         select: alarmSelect(request.locale),
@@ -265,7 +272,7 @@ export function registerFaultRoutes(app: FastifyInstance, deps: { db: Db; faults
         order: orderBy(q, alarmSort, "a.occurred_at"),
       },
       q,
-      toAlarm,
+      toAlarm(request.t),
     );
   });
 
@@ -294,7 +301,7 @@ export function registerFaultRoutes(app: FastifyInstance, deps: { db: Db; faults
     const csv = toCsv(
       columns.map((c) => t(`alarms:columns.${c}`)),
       rows
-        .map(toAlarm)
+        .map(toAlarm(t))
         .map((a) => [
           a.sn,
           a.code,

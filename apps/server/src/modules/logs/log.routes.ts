@@ -1,11 +1,15 @@
-import { API, type LogRecord } from "@ess/contracts";
+import { API, type LogRecord, type RouteParsed } from "@ess/contracts";
+import { isOperationId, operationLabelKey } from "@ess/domain";
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/db.ts";
 import { containsPattern, run, sql } from "../../db/sql.ts";
 import { notFound } from "../../http/errors.ts";
 import { fetchPage, orderBy } from "../../http/paging.ts";
 import { bindRoute } from "../../http/route.ts";
+import type { Translate } from "../../i18n/translator.ts";
+import type { AuthContext } from "../auth/auth.context.ts";
 import { dataScope } from "../scope/data-scope.ts";
+import { toCsv } from "../users/csv.ts";
 
 interface LogRow {
   id: number;
@@ -50,25 +54,79 @@ const toLog = (r: LogRow): LogRecord => ({
   createTime: r.created_at.toISOString(),
 });
 
+const EXPORT_LIMIT = 10_000;
+
+type LogFilters = Omit<RouteParsed<typeof API.log.page>["query"], "current" | "size">;
+
+function logWhere(auth: AuthContext, q: LogFilters) {
+  return sql.and([
+    dataScope(auth).logs("l"),
+    q.type !== undefined && sql`l.log_type = ${q.type}`,
+    q.operator !== undefined && sql`l.operator_name ILIKE ${containsPattern(q.operator)}`,
+    // An operation is chosen by its id from the named list: "user.save" must not find "endUser.save".
+    q.operation !== undefined && sql`l.operation = ${q.operation}`,
+    q.ip !== undefined && sql`l.ip ILIKE ${containsPattern(q.ip)}`,
+    q.status !== undefined && sql`l.status = ${q.status}`,
+    q.from !== undefined && sql`l.created_at >= ${q.from}`,
+    q.to !== undefined && sql`l.created_at <= ${q.to}`,
+  ]);
+}
+
+/** An operation's name in the reader's language; a line of an operation no longer known keeps its id. */
+export const operationName = (t: Translate, operation: string): string =>
+  isOperationId(operation) ? t(operationLabelKey(operation)) : operation;
+
 export function registerLogRoutes(app: FastifyInstance, db: Db) {
   bindRoute(app, API.log.page, async ({ auth, input }) => {
     const q = input.query;
-    const where = sql.and([
-      dataScope(auth).logs("l"),
-      q.type !== undefined && sql`l.log_type = ${q.type}`,
-      q.operator !== undefined && sql`l.operator_name ILIKE ${containsPattern(q.operator)}`,
-      q.operation !== undefined && sql`l.operation ILIKE ${containsPattern(q.operation)}`,
-      q.ip !== undefined && sql`l.ip ILIKE ${containsPattern(q.ip)}`,
-      q.status !== undefined && sql`l.status = ${q.status}`,
-      q.from !== undefined && sql`l.created_at >= ${q.from}`,
-      q.to !== undefined && sql`l.created_at <= ${q.to}`,
-    ]);
+    const where = logWhere(auth, q);
     return fetchPage<LogRow, LogRecord>(
       db,
       { select: SELECT, from: sql.raw("sys_log l"), where, order: orderBy(q, SORT, "l.id") },
       q,
       toLog,
     );
+  });
+
+  bindRoute(app, API.log.export, async ({ auth, input, request, reply }) => {
+    const q = input.query;
+    const { rows } = await run<LogRow>(
+      db,
+      sql`SELECT ${SELECT} FROM sys_log l WHERE ${logWhere(auth, q)} ${orderBy(q, SORT, "l.id")} LIMIT ${EXPORT_LIMIT}`,
+    );
+    const t = request.t;
+    const csv = toCsv(
+      [
+        t("fields:id"),
+        t("fields:time"),
+        t("fields:type"),
+        t("fields:operator"),
+        t("fields:operation"),
+        t("auth:log.method"),
+        t("fields:url"),
+        t("auth:log.httpStatus"),
+        t("auth:log.errorCode"),
+        t("auth:log.duration"),
+        t("fields:ip"),
+        t("fields:message"),
+      ],
+      rows.map((r) => [
+        r.id,
+        r.created_at.toISOString(),
+        t(`auth:log.types.${r.log_type}`),
+        r.operator_name,
+        operationName(t, r.operation),
+        r.method,
+        r.request_uri,
+        r.status,
+        r.error_code,
+        r.duration_ms,
+        r.ip,
+        r.message,
+      ]),
+    );
+    reply.type("text/csv; charset=utf-8").header("content-disposition", 'attachment; filename="operation-log.csv"').send(csv);
+    return "";
   });
 
   bindRoute(app, API.log.del, async ({ auth, input }) => {

@@ -46,7 +46,7 @@ const values = (m: MenuInput) => [
   m.component,
   m.icon,
   m.permission,
-  m.sort,
+  m.sort ?? 0,
   m.keepAlive,
   m.roles,
   m.query === null ? null : JSON.stringify(m.query),

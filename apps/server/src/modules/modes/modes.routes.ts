@@ -49,7 +49,9 @@ export function registerModeRoutes(app: FastifyInstance, deps: { db: Db }) {
 
   const taken = (error: unknown) => {
     if (isUniqueViolation(error))
-      throw new ValidationError([{ field: "code", key: "validation:taken", values: { field: "code" } }]);
+      throw new ValidationError([
+        { field: "code", key: "validation:taken", values: { field: "code" }, label: "fields:modeCode" },
+      ]);
     throw error;
   };
 

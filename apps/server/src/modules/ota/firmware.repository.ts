@@ -14,6 +14,9 @@ export interface VersionRow {
   phase_type: number | null;
   upgradeable_from: string[];
   state: number;
+  store_url: string | null;
+  force_update: boolean;
+  min_supported_version: string | null;
   created_at: Date;
   updated_at: Date;
   file_name: string | null;
@@ -23,7 +26,8 @@ export interface VersionRow {
 }
 
 export const VERSION_SELECT = sql.raw(`v.id, v.tenant_id, v.type, v.version_code, v.version_name, v.notes, v.download_url,
-  v.file_id, v.phase_type, v.upgradeable_from, v.state, v.created_at, v.updated_at,
+  v.file_id, v.phase_type, v.upgradeable_from, v.state, v.store_url, v.force_update, v.min_supported_version,
+  v.created_at, v.updated_at,
   f.name AS file_name, f.size AS file_size, f.sha256 AS file_sha256, f.crc32 AS file_crc32`);
 export const VERSION_FROM = sql.raw("firmware_version v LEFT JOIN stored_file f ON f.id = v.file_id");
 
@@ -48,6 +52,9 @@ export function toVersion(r: VersionRow): FirmwareVersion {
     phaseType: r.phase_type,
     upgradeableFrom: r.upgradeable_from ?? [],
     state: r.state,
+    storeUrl: r.store_url,
+    forceUpdate: r.force_update,
+    minSupportedVersion: r.min_supported_version,
     createTime: r.created_at.toISOString(),
     updateTime: r.updated_at.toISOString(),
   };

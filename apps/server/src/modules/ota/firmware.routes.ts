@@ -1,14 +1,20 @@
 import { API } from "@ess/contracts";
-import { PACKAGE_MAX_BYTES, packageProblem } from "@ess/domain";
+import { isAppType, PACKAGE_MAX_BYTES, packageProblem } from "@ess/domain";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Db } from "../../db/db.ts";
 import { containsPattern, first, sql } from "../../db/sql.ts";
+import type { FileStore } from "../../files/file-store.ts";
 import { AppError, business, notFound, ValidationError } from "../../http/errors.ts";
 import { fetchPage, orderBy } from "../../http/paging.ts";
 import { bindRoute } from "../../http/route.ts";
 import { verifyDeviceSecret } from "../../mqtt/device-credentials.ts";
-import type { FileStore } from "./file-store.ts";
 import { findVersion, toVersion, VERSION_FROM, VERSION_SELECT, type VersionRow } from "./firmware.repository.ts";
+
+/** The app-only fields (store page, forced update, minimum supported version); firmware keeps none. */
+const appFields = (b: { type: number; storeUrl: string | null; forceUpdate: boolean; minSupportedVersion: string | null }) =>
+  isAppType(b.type)
+    ? { storeUrl: b.storeUrl, forceUpdate: b.forceUpdate, minSupportedVersion: b.minSupportedVersion }
+    : { storeUrl: null, forceUpdate: false, minSupportedVersion: null };
 
 const fieldError = (field: string, key: string) => new ValidationError([{ field, key, values: { field } }]);
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === "23505";
@@ -74,9 +80,11 @@ export function registerFirmwareRoutes(app: FastifyInstance, deps: { db: Db; fil
       const row = await first<{ id: number }>(
         db,
         sql`INSERT INTO firmware_version (tenant_id, type, version_code, version_name, notes, download_url, file_id,
-                                          phase_type, upgradeable_from, state, created_by)
+                                          phase_type, upgradeable_from, state, store_url, force_update,
+                                          min_supported_version, created_by)
             VALUES (${auth.tenantId}, ${b.type}, ${b.versionCode}, ${b.versionName}, ${JSON.stringify(b.notes)}::jsonb,
-                    ${b.downloadUrl}, ${b.fileId}, ${b.phaseType}, ${b.upgradeableFrom}::text[], ${b.state}, ${auth.userId})
+                    ${b.downloadUrl}, ${b.fileId}, ${b.phaseType}, ${b.upgradeableFrom}::text[], ${b.state},
+                    ${appFields(b).storeUrl}, ${appFields(b).forceUpdate}, ${appFields(b).minSupportedVersion}, ${auth.userId})
             RETURNING id`,
       );
       return toVersion((await findVersion(db, auth.tenantId, row?.id as number)) as VersionRow);
@@ -101,7 +109,8 @@ export function registerFirmwareRoutes(app: FastifyInstance, deps: { db: Db; fil
     try {
       await db.query(
         `UPDATE firmware_version SET type = $2, version_code = $3, version_name = $4, notes = $5::jsonb, download_url = $6,
-                file_id = $7, phase_type = $8, upgradeable_from = $9::text[], state = $10, updated_at = now()
+                file_id = $7, phase_type = $8, upgradeable_from = $9::text[], state = $10, store_url = $12,
+                force_update = $13, min_supported_version = $14, updated_at = now()
           WHERE id = $1 AND tenant_id = $11 AND deleted_at IS NULL`,
         [
           b.id,
@@ -115,6 +124,9 @@ export function registerFirmwareRoutes(app: FastifyInstance, deps: { db: Db; fil
           b.upgradeableFrom,
           b.state,
           auth.tenantId,
+          appFields(b).storeUrl,
+          appFields(b).forceUpdate,
+          appFields(b).minSupportedVersion,
         ],
       );
     } catch (error) {

@@ -73,6 +73,8 @@ export function createOtaEngine(deps: {
   options?: Partial<OtaOptions>;
   /** Told after upgrades changed (live views). */
   onChange?: (deviceIds: number[]) => void;
+  /** Gives devices whose upgrades ended their real online status back (presence). */
+  restoreOnline?: (deviceIds: number[]) => Promise<unknown>;
 }) {
   const o = { ...DEFAULT_OTA_OPTIONS, ...deps.options };
   const { db } = deps;
@@ -121,18 +123,23 @@ export function createOtaEngine(deps: {
     return rows.length;
   }
 
-  /** Fails open upgrades (by id) with a cause. */
-  async function fail(ids: number[], cause: FailureCause): Promise<void> {
-    if (ids.length === 0) return;
-    await db.query(
+  /** Fails open upgrades (by id) with a cause; answers their devices. */
+  async function fail(ids: number[], cause: FailureCause, extra = ""): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await db.query<{ device_id: number }>(
       `UPDATE device_upgrade SET status = 3, cause = $2, finished_at = now(), updated_at = now(), request_id = NULL, deadline_at = NULL
-        WHERE id = ANY($1::bigint[]) AND status IN (0, 1, 2)`,
+        WHERE id = ANY($1::bigint[]) AND status IN (0, 1, 2) ${extra} RETURNING device_id`,
       [ids, cause],
     );
+    return rows.map((r) => r.device_id);
   }
 
-  /** Open upgrades whose deadline passed: sent again while attempts remain, else failed. */
-  async function expire(): Promise<void> {
+  /**
+   * Open upgrades whose deadline passed: sent again while attempts remain, else failed. Answers
+   * the devices touched. Each change checks the deadline again, so two processes expiring at once
+   * spend one attempt, not two.
+   */
+  async function expire(): Promise<number[]> {
     const { rows } = await db.query<{ id: number; attempts: number; campaign_id: number | null; online: number; sent: boolean }>(
       `SELECT u.id, u.attempts, u.campaign_id, d.online_status AS online, u.request_id IS NOT NULL AS sent
          FROM device_upgrade u JOIN device d ON d.id = u.device_id
@@ -140,22 +147,30 @@ export function createOtaEngine(deps: {
     );
     const retry = rows.filter((r) => r.sent && r.attempts < o.maxAttempts).map((r) => r.id);
     const giveUp = rows.filter((r) => !r.sent || r.attempts >= o.maxAttempts);
+    const touched: number[] = [];
     if (retry.length > 0) {
-      await db.query(
+      const { rows: retried } = await db.query<{ device_id: number }>(
         `UPDATE device_upgrade SET request_id = NULL, status = 0, stage = NULL, updated_at = now(),
                 deadline_at = CASE WHEN campaign_id IS NULL THEN now() + make_interval(secs => $2) END
-          WHERE id = ANY($1::bigint[]) AND status IN (0, 1, 2)`,
+          WHERE id = ANY($1::bigint[]) AND status IN (0, 1, 2) AND deadline_at < now() RETURNING device_id`,
         [retry, o.offlineGiveUpS],
       );
+      touched.push(...retried.map((r) => r.device_id));
     }
-    await fail(
-      giveUp.filter((r) => r.sent && r.online !== 0).map((r) => r.id),
-      "timeout",
+    const overdue = "AND deadline_at < now()";
+    touched.push(
+      ...(await fail(
+        giveUp.filter((r) => r.sent && r.online !== 0).map((r) => r.id),
+        "timeout",
+        overdue,
+      )),
+      ...(await fail(
+        giveUp.filter((r) => !r.sent || r.online === 0).map((r) => r.id),
+        "offline",
+        overdue,
+      )),
     );
-    await fail(
-      giveUp.filter((r) => !r.sent || r.online === 0).map((r) => r.id),
-      "offline",
-    );
+    return touched;
   }
 
   /** Single-device upgrades waiting to be (re)sent go as soon as their device is online. */
@@ -167,7 +182,7 @@ export function createOtaEngine(deps: {
     await dispatch(rows.map((r) => r.id));
   }
 
-  async function advanceCampaign(c: CampaignRow, now: number): Promise<void> {
+  async function advanceCampaign(c: CampaignRow, now: number, ended: number[]): Promise<void> {
     if (c.state === "scheduled" || c.state === "waiting") {
       const next = c.times[c.run_index + 1];
       if (!next || new Date(next).getTime() > now) return;
@@ -209,9 +224,11 @@ export function createOtaEngine(deps: {
           "SELECT id FROM device_upgrade WHERE campaign_id = $1 AND status IN (0, 1, 2) AND request_id IS NULL",
           [c.id],
         );
-        await fail(
-          rows.map((r) => r.id),
-          "offline",
+        ended.push(
+          ...(await fail(
+            rows.map((r) => r.id),
+            "offline",
+          )),
         );
       }
       await db.query(
@@ -233,31 +250,35 @@ export function createOtaEngine(deps: {
     if (sent > 0) await db.query("UPDATE ota_campaign SET last_batch_at = now(), updated_at = now() WHERE id = $1", [c.id]);
   }
 
-  /** Campaigns that stopped (cancelled) are finished once nothing of theirs is open. */
-  async function closeCancelled(): Promise<void> {
+  /** Campaigns that stopped (cancelled) are finished once nothing of theirs is open. Answers the devices whose upgrades ended. */
+  async function closeCancelled(): Promise<number[]> {
     // Upgrades of a cancelled campaign that wait to be sent (again) are not sent any more.
-    await db.query(
+    const { rows } = await db.query<{ device_id: number }>(
       `UPDATE device_upgrade u SET status = 3, cause = 'cancelled', finished_at = now(), updated_at = now(), deadline_at = NULL
          FROM ota_campaign c
-        WHERE c.id = u.campaign_id AND c.state = 'cancelled' AND u.status IN (0, 1, 2) AND u.request_id IS NULL`,
+        WHERE c.id = u.campaign_id AND c.state = 'cancelled' AND u.status IN (0, 1, 2) AND u.request_id IS NULL
+        RETURNING u.device_id`,
     );
     await db.query(
       `UPDATE ota_campaign c SET finished_at = now(), updated_at = now()
         WHERE c.state = 'cancelled' AND c.finished_at IS NULL
           AND NOT EXISTS (SELECT 1 FROM device_upgrade u WHERE u.campaign_id = c.id AND u.status IN (0, 1, 2))`,
     );
+    return rows.map((r) => r.device_id);
   }
 
   async function tickOnce(): Promise<void> {
-    await expire();
+    const touched = await expire();
     await dispatchSingles();
     const { rows } = await db.query<CampaignRow>(
       `SELECT id, state, to_json(times) AS times, run_index, batch_size, batch_interval_s, last_batch_at FROM ota_campaign
         WHERE state IN ('scheduled', 'running', 'waiting') ORDER BY id`,
     );
     const now = Date.now();
-    for (const c of rows) await advanceCampaign(c, now);
-    await closeCancelled();
+    for (const c of rows) await advanceCampaign(c, now, touched);
+    touched.push(...(await closeCancelled()));
+    // Last, after the upgrades sent again have their new order: only devices with nothing under way change.
+    if (touched.length > 0) await deps.restoreOnline?.([...new Set(touched)]);
   }
 
   function tick(): Promise<void> {
@@ -269,8 +290,11 @@ export function createOtaEngine(deps: {
     return ticking;
   }
 
-  /** A device's report on its upgrade (`ota` leaf). Unknown or stale request ids change nothing. */
-  async function progress(deviceId: number, p: OtaProgress): Promise<void> {
+  /**
+   * A device's report on its upgrade (`ota` leaf). Unknown or stale request ids change nothing.
+   * Answers whether an upgrade of the device is under way after it (its online status is then 2).
+   */
+  async function progress(deviceId: number, p: OtaProgress): Promise<boolean> {
     const overall = OVERALL[p.stage]?.(p.percent) ?? 100;
     let changed = 0;
     if (p.stage === "succeeded") {
@@ -319,6 +343,12 @@ export function createOtaEngine(deps: {
       changed = r.rowCount;
     }
     if (changed > 0) deps.onChange?.([deviceId]);
+    const { rows } = await db.query<{ under_way: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM device_upgrade
+                       WHERE device_id = $1 AND (status IN (1, 2) OR (status = 0 AND request_id IS NOT NULL))) AS under_way`,
+      [deviceId],
+    );
+    return rows[0]?.under_way ?? false;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { API } from "@ess/contracts";
 import { isFirmwareType, needsBcuId, needsBmsId, OTA_SCHEDULE_MAX } from "@ess/domain";
 import type { FastifyInstance } from "fastify";
+import { detached } from "../../db/audit-scope.ts";
 import type { Db, Queryable } from "../../db/db.ts";
 import { containsPattern, first, run, type Sql, sql } from "../../db/sql.ts";
 import { AppError, business, notFound, ValidationError } from "../../http/errors.ts";
@@ -8,6 +9,7 @@ import { fetchPage, orderBy } from "../../http/paging.ts";
 import { bindRoute } from "../../http/route.ts";
 import type { AuthContext } from "../auth/auth.context.ts";
 import { dataScope } from "../scope/data-scope.ts";
+import { refuseUnseen } from "../scope/unseen.ts";
 import { findDeviceInScope } from "../telemetry/device-scope.ts";
 import { findVersion, type VersionRow } from "./firmware.repository.ts";
 import type { OtaEngine } from "./ota.engine.ts";
@@ -170,6 +172,7 @@ export function registerOtaRoutes(app: FastifyInstance, deps: { db: Db; engine: 
 
   bindRoute(app, API.ota.preview, async ({ input, auth }) => {
     const { versionId, ...filter } = input.query;
+    await refuseUnseen(db, dataScope(auth), { organisations: [filter.orgId] });
     const version = versionId === undefined ? null : ((await findVersion(db, auth.tenantId, versionId)) ?? null);
     if (versionId !== undefined && !version) throw fieldError("versionId", "firmware:versionNotFound");
     const { rows } = await candidates(db, auth, version, filter, { bmsId: null, bcuId: null });
@@ -190,6 +193,7 @@ export function registerOtaRoutes(app: FastifyInstance, deps: { db: Db; engine: 
 
   bindRoute(app, API.ota.issue, async ({ input, auth }) => {
     const b = input.body;
+    await refuseUnseen(db, dataScope(auth), { organisations: [b.filter?.orgId] });
     const version = await issuable(db, auth, b.versionId, "versionId", b);
     const target = { bmsId: needsBmsId(version.type) ? b.bmsId : null, bcuId: needsBcuId(version.type) ? b.bcuId : null };
     const { rows } = await candidates(db, auth, version, b.filter, target, b.deviceIds);
@@ -230,7 +234,7 @@ export function registerOtaRoutes(app: FastifyInstance, deps: { db: Db; engine: 
       await tx.query("UPDATE firmware_version SET state = 1, updated_at = now() WHERE id = $1 AND state = 0", [version.id]);
       return campaignId;
     });
-    void engine.tick();
+    void detached(() => engine.tick());
     return (await findCampaign(db, id, campaignScope(auth))) as NonNullable<Awaited<ReturnType<typeof findCampaign>>>;
   });
 
@@ -291,7 +295,7 @@ export function registerOtaRoutes(app: FastifyInstance, deps: { db: Db; engine: 
       return r.rowCount > 0;
     });
     if (!moved) throw business("ota:campaignStateRefused");
-    void deps.engine?.tick();
+    void detached(() => deps.engine?.tick());
     return campaignOr404(id, auth);
   }
 

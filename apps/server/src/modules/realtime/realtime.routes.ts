@@ -37,7 +37,7 @@ export function sendReminder(
  */
 export function registerRealtime(
   app: FastifyInstance,
-  deps: { db: Db; hub: RealtimeHub; translator: (locale: Locale) => Translate; metrics: Metrics },
+  deps: { db: Db; hub: RealtimeHub; translator: (locale: Locale) => Translate; metrics: Metrics; connectTimeoutMs: number },
 ) {
   const { hub, db } = deps;
   let connections = 0;
@@ -74,6 +74,7 @@ export function registerRealtime(
         auth: app.auth,
         translator: deps.translator,
         heartbeatMs: REALTIME_HEARTBEAT_MS,
+        connectTimeoutMs: deps.connectTimeoutMs,
       });
     },
   );

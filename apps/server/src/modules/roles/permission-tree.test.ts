@@ -24,7 +24,7 @@ describe("the permission tree of the role screen", () => {
     const tree = permissionTree(t);
     const sys = tree.find((n) => n.key === "sys");
     expect(sys?.label).toBe("permissions:groups.sys");
-    expect(sys?.children.map((c) => c.key)).toEqual(["sys.user", "sys.role", "sys.menu", "sys.log"]);
+    expect(sys?.children.map((c) => c.key)).toEqual(["sys.user", "sys.role", "sys.menu", "sys.log", "sys.health"]);
     expect(sys?.children[0]?.children.map((c) => c.key)).toEqual(["sys.user.view", "sys.user.edit"]);
     const leaves = (nodes: typeof tree): string[] => nodes.flatMap((n) => (n.children.length ? leaves(n.children) : [n.key]));
     expect(leaves(tree).sort()).toEqual([...PERMISSION_IDS].sort());

@@ -36,7 +36,24 @@ export interface DataScope {
    * subtree (their devices are in it); end users none.
    */
   campaigns(alias: string): Sql;
+  /**
+   * Bulk setting operations: those launched by accounts the caller may see (the tenant's, for back
+   * office); their devices still pass `devices` one by one.
+   */
+  bulkOperations(alias: string): Sql;
+  /**
+   * Referral cash-backs (`referral_cashback`): those whose referrer or referee is an account the
+   * caller sees (the tenant's, for back office).
+   */
+  referrals(alias: string): Sql;
+  /** Messages: those sent by accounts the caller may see (the tenant's, for back office). */
+  messages(alias: string): Sql;
+  /** Feedback: that of accounts the caller may see (the tenant's, for back office). */
+  feedback(alias: string): Sql;
 }
+
+/** What the data scope follows from: a signed-in caller, or an account read back (a message's sender). */
+export type ScopeSubject = Pick<AuthContext, "userType" | "org" | "tenantId" | "userId" | "parentUserId">;
 
 const col = (alias: string, column: string) => sql.raw(`${/^[a-z_][a-z0-9_]*$/.test(alias) ? alias : "invalid alias"}.${column}`);
 
@@ -57,7 +74,7 @@ export function scopeKindOf(caller: Pick<AuthContext, "userType" | "org">): Scop
   return caller.org && caller.org.kind !== "manufacturer" ? "org" : "none";
 }
 
-export function dataScope(caller: AuthContext): DataScope {
+export function dataScope(caller: ScopeSubject): DataScope {
   const kind = scopeKindOf(caller);
   const tenantId = caller.tenantId;
   const userId = caller.userId;
@@ -116,6 +133,18 @@ export function dataScope(caller: AuthContext): DataScope {
       if (kind === "org") return sql`${inTenant(alias)} AND ${col(alias, "org_id")} IN (${orgIds(true)})`;
       return sql.raw("FALSE");
     },
+    bulkOperations: (alias) =>
+      kind === "tenant" ? inTenant(alias) : sql`${inTenant(alias)} AND ${col(alias, "created_by")} IN (${visibleUserIds})`,
+    referrals: (alias) =>
+      kind === "tenant"
+        ? inTenant(alias)
+        : sql`${inTenant(alias)} AND EXISTS (SELECT 1 FROM referral_account ra
+                WHERE ra.id IN (${col(alias, "referrer_account_id")}, ${col(alias, "referee_account_id")})
+                  AND ra.user_id IN (${visibleUserIds}))`,
+    messages: (alias) =>
+      kind === "tenant" ? inTenant(alias) : sql`${inTenant(alias)} AND ${col(alias, "created_by")} IN (${visibleUserIds})`,
+    feedback: (alias) =>
+      kind === "tenant" ? inTenant(alias) : sql`${inTenant(alias)} AND ${col(alias, "user_id")} IN (${visibleUserIds})`,
   };
 }
 

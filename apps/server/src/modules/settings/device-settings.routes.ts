@@ -1,7 +1,9 @@
 import { API, DEVICE_WRITES_PATTERN } from "@ess/contracts";
 import { checkSettingChange, getRegister, problem, type RuleProblem } from "@ess/domain";
 import type { FastifyInstance } from "fastify";
+import { detached } from "../../db/audit-scope.ts";
 import type { Db } from "../../db/db.ts";
+import { first, sql } from "../../db/sql.ts";
 import { business, notFound, ValidationError } from "../../http/errors.ts";
 import { bindRoute } from "../../http/route.ts";
 import type { RealtimeHub } from "../realtime/realtime-hub.ts";
@@ -141,9 +143,19 @@ export function registerDeviceSettingsRoutes(
     if (devices.length > 10_000) throw business("settings:bulkTooMany", { max: 10_000 });
     const targets = auth.userType === 2 ? devices.filter((d) => !d.vpp) : devices;
     const { bulkId, rows } = await db.transaction(async (tx) => {
+      // Held by this process while it sends (`runBulk` renews the hold); another takes over if it stops.
       const op = await tx.query<{ id: number }>(
-        "INSERT INTO device_bulk_operation (tenant_id, created_by, payload, filter, total) VALUES ($1, $2, $3, $4, $5) RETURNING id",
-        [auth.tenantId, auth.userId, JSON.stringify(values ? { values } : { command }), JSON.stringify(filter), targets.length],
+        `INSERT INTO device_bulk_operation (tenant_id, created_by, payload, filter, total, queue_if_offline, runner_until)
+         VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7::float8 / 1000)) RETURNING id`,
+        [
+          auth.tenantId,
+          auth.userId,
+          JSON.stringify(values ? { values } : { command }),
+          JSON.stringify(filter),
+          targets.length,
+          queueIfOffline,
+          deps.writer.bulkLeaseMs,
+        ],
       );
       const id = op.rows[0]?.id as number;
       const inserted = await insertWrites(
@@ -164,22 +176,27 @@ export function registerDeviceSettingsRoutes(
     });
     const byId = new Map(targets.map((d) => [d.id, d]));
     const running = await runningAmong(db, [...byId.keys()], Object.keys(values ?? {}));
-    void deps.writer.runBulk(
-      rows.map((row) => {
-        const d = byId.get(row.device_id) as (typeof targets)[number];
-        return { row, sn: d.sn, online: d.online_status !== 0, queueIfOffline, running: running.has(d.id) };
-      }),
+    // The devices answer after the request has been answered: their records end on their own.
+    void detached(() =>
+      deps.writer.runBulk(
+        bulkId,
+        rows.map((row) => {
+          const d = byId.get(row.device_id) as (typeof targets)[number];
+          return { row, sn: d.sn, online: d.online_status !== 0, queueIfOffline, running: running.has(d.id) };
+        }),
+      ),
     );
     return { bulkId, total: rows.length };
   });
 
   bindRoute(app, API.deviceSettings.bulkOutcome, async ({ input, auth, request }) => {
     const { bulkId, current, size } = input.query;
-    const { rows: ops } = await db.query<{ id: number }>(
-      "SELECT id FROM device_bulk_operation WHERE id = $1 AND tenant_id = $2",
-      [bulkId, auth.tenantId],
+    // Another organisation's operation does not exist for the caller, as any record out of scope.
+    const op = await first<{ id: number }>(
+      db,
+      sql`SELECT o.id FROM device_bulk_operation o WHERE o.id = ${bulkId} AND ${dataScope(auth).bulkOperations("o")}`,
     );
-    if (!ops[0]) throw notFound();
+    if (!op) throw notFound("settings:bulkNotFound");
     // Only the devices the caller may see, counted and listed.
     const scope = dataScope(auth).devices("d").build(1);
     const { rows: counts } = await db.query<{ state: string; n: number }>(

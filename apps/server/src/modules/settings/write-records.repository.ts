@@ -1,5 +1,6 @@
 import type { WriteRecord, WriteState } from "@ess/contracts";
 import type { Queryable } from "../../db/db.ts";
+import { rememberIdentitySettings } from "../devices/reported-identity.ts";
 
 export interface WriteRow {
   id: number;
@@ -18,10 +19,17 @@ export interface WriteRow {
   sent_at: Date | null;
   finished_at: Date | null;
   expires_at: Date | null;
+  /** The order's request id while (and after) it was sent; its acknowledgement carries it. */
+  request_id: number | null;
+  /** While sent: when it ends timed out without an answer. */
+  deadline_at: Date | null;
 }
 
 const COLUMNS = `id, tenant_id, device_id, bulk_id, kind, changes, command, state, refusal, refusal_key, attempts,
-  created_by_name, created_at, sent_at, finished_at, expires_at`;
+  created_by_name, created_at, sent_at, finished_at, expires_at, request_id, deadline_at`;
+
+/** States a record can still leave; the others are final and never change again. */
+export const OPEN_STATES: readonly WriteState[] = ["queued", "sent"];
 
 export function toRecord(row: WriteRow, t: (key: string) => string): WriteRecord {
   return {
@@ -81,28 +89,59 @@ export async function insertWrites(db: Queryable, writes: readonly NewWrite[]): 
   return rows;
 }
 
-/** Takes a queued write for sending (only one process or call wins it). */
-export async function claimWrite(db: Queryable, id: number): Promise<WriteRow | undefined> {
+/**
+ * Takes a queued write for sending (only one process or call wins it): a request id from the
+ * sequence and the deadline by which the device must answer. `idle`: only while no other record
+ * of the device is in flight, so that records sent one after the other (a device's queue) keep
+ * their order whichever process sends them.
+ */
+export async function claimWrite(
+  db: Queryable,
+  id: number,
+  answerWithinMs: number,
+  options: { idle?: boolean } = {},
+): Promise<WriteRow | undefined> {
   const { rows } = await db.query<WriteRow>(
-    `UPDATE device_write SET state = 'sent', sent_at = now(), attempts = attempts + 1
-      WHERE id = $1 AND state = 'queued' RETURNING ${COLUMNS}`,
-    [id],
+    `UPDATE device_write w SET state = 'sent', sent_at = now(), attempts = attempts + 1,
+            request_id = nextval('device_write_request_seq'), deadline_at = now() + make_interval(secs => $2::float8 / 1000)
+      WHERE w.id = $1 AND w.state = 'queued'
+        AND (NOT $3 OR NOT EXISTS (SELECT 1 FROM device_write s WHERE s.device_id = w.device_id AND s.state = 'sent'))
+      RETURNING ${COLUMNS}`,
+    [id, answerWithinMs, options.idle ?? false],
   );
   return rows[0];
 }
 
+/**
+ * Moves a write on from one of the states `from` (by default any open one: a final record never
+ * changes again, whoever tries); answers the row as it now is, or undefined when it was not in
+ * one of them.
+ */
 export async function finishWrite(
   db: Queryable,
   id: number,
   state: "acknowledged" | "refused" | "timed_out" | "queued",
   refusal: string | null = null,
   refusalKey: string | null = null,
+  from: readonly WriteState[] = OPEN_STATES,
 ): Promise<WriteRow | undefined> {
   const { rows } = await db.query<WriteRow>(
-    `UPDATE device_write SET state = $2, refusal = $3, refusal_key = $4,
+    `UPDATE device_write SET state = $2, refusal = $3, refusal_key = $4, deadline_at = NULL,
             finished_at = CASE WHEN $2 = 'queued' THEN NULL ELSE now() END
-      WHERE id = $1 RETURNING ${COLUMNS}`,
-    [id, state, refusal, refusalKey],
+      WHERE id = $1 AND state = ANY($5::text[]) RETURNING ${COLUMNS}`,
+    [id, state, refusal, refusalKey, from],
+  );
+  return rows[0];
+}
+
+/** The write a device's acknowledgement answers: its request id, sent to that device. */
+export async function writeOfRequest(db: Queryable, sn: string, requestId: number): Promise<WriteRow | undefined> {
+  const { rows } = await db.query<WriteRow>(
+    `SELECT ${COLUMNS.split(",")
+      .map((c) => `w.${c.trim()}`)
+      .join(", ")} FROM device_write w JOIN device d ON d.id = w.device_id WHERE w.request_id = $1 AND d.sn = $2
+      ORDER BY w.id DESC LIMIT 1`,
+    [requestId, sn],
   );
   return rows[0];
 }
@@ -111,23 +150,13 @@ export async function getWrite(db: Queryable, id: number): Promise<WriteRow | un
   return (await db.query<WriteRow>(`SELECT ${COLUMNS} FROM device_write WHERE id = $1`, [id])).rows[0];
 }
 
-/** Queued writes of a device in the order they were made. */
-export async function queuedOf(db: Queryable, deviceId: number): Promise<number[]> {
+/** The oldest queued write of a device (they are sent in the order they were made). */
+export async function nextQueued(db: Queryable, deviceId: number): Promise<number | undefined> {
   const { rows } = await db.query<{ id: number }>(
-    "SELECT id FROM device_write WHERE device_id = $1 AND state = 'queued' ORDER BY id",
+    "SELECT id FROM device_write WHERE device_id = $1 AND state = 'queued' ORDER BY id LIMIT 1",
     [deviceId],
   );
-  return rows.map((r) => r.id);
-}
-
-/** Queued writes past their expiry end as timed out. */
-export async function expireQueued(db: Queryable): Promise<WriteRow[]> {
-  const { rows } = await db.query<WriteRow>(
-    `UPDATE device_write SET state = 'timed_out', refusal = 'offlineExpired', refusal_key = 'settings:refusal.offlineExpired',
-            finished_at = now()
-      WHERE state = 'queued' AND expires_at IS NOT NULL AND expires_at < now() RETURNING ${COLUMNS}`,
-  );
-  return rows;
+  return rows[0]?.id;
 }
 
 export async function writesPage(
@@ -164,9 +193,11 @@ export async function knownSettings(db: Queryable, deviceId: number): Promise<Re
   return Object.fromEntries(rows.map((r) => [r.key, r.value]));
 }
 
+/** Keeps what a device reported of its settings; those that say what it is reach its record too. */
 export async function rememberSettings(db: Queryable, deviceId: number, values: Record<string, number | string | null>) {
   const entries = Object.entries(values).filter((e): e is [string, number | string] => e[1] !== null);
   if (entries.length === 0) return;
+  await rememberIdentitySettings(db, deviceId, values);
   await db.query(
     `INSERT INTO device_setting_value (device_id, key, value, updated_at)
      SELECT $1, e.key, e.value, now() FROM jsonb_each($2::jsonb) AS e(key, value)

@@ -13,6 +13,8 @@ import type { DeviceRouter } from "../../mqtt/device-router.ts";
 import type { Log } from "./log.ts";
 
 export class DeviceTimeoutError extends Error {}
+/** The server stopped before the device answered: the outcome is for whoever receives the answer (or the deadline) to tell. */
+export class RequestsStoppedError extends DeviceTimeoutError {}
 
 export interface PageAnswer {
   page: number;
@@ -29,15 +31,21 @@ interface Waiter<T> {
   timer: NodeJS.Timeout;
 }
 
+/** Told of acknowledgements no waiter of this process matched (asked by another process, or answered late). */
+export type UnmatchedAckHandler = (sn: string, ack: DeviceAck) => Promise<void>;
+
 /**
  * Requests to devices that expect an answer: page reads (answered by a `page` frame) and setting
  * writes and commands (answered on `ack`). Answers are matched by request id and serial number;
- * they come unshared to every server process, and only the one that asked has a waiter.
+ * they come unshared to every server process, and only the one that asked has a waiter. Writes and
+ * commands carry the request id of their durable record, so an acknowledgement no waiter here
+ * matches still reaches the record (`onUnmatchedAck`), before the device's message is acknowledged.
  */
 export function createDeviceRequests(deps: { bus: MqttBus; router: DeviceRouter; log: Log; timeoutMs: number }) {
   let nextId = 1 + Math.floor(Math.random() * 0x7fff0000);
   const pages = new Map<number, Waiter<PageAnswer>>();
   const acks = new Map<number, Waiter<DeviceAck>>();
+  let unmatched: UnmatchedAckHandler | null = null;
 
   const take = <T>(map: Map<number, Waiter<T>>, id: number, sn: string): Waiter<T> | undefined => {
     const w = map.get(id);
@@ -76,15 +84,24 @@ export function createDeviceRequests(deps: { bus: MqttBus; router: DeviceRouter;
         deps.log.warn({ sn }, "device acknowledgement refused: not a valid ack");
         return undefined;
       }
-      take(acks, parsed.data.id, sn)?.resolve(parsed.data);
+      const waiter = take(acks, parsed.data.id, sn);
+      if (waiter) waiter.resolve(parsed.data);
+      else if (unmatched) return unmatched(sn, parsed.data);
       return undefined;
     },
     { shared: false },
   );
 
-  function ask<T>(map: Map<number, Waiter<T>>, sn: string, leaf: string, body: Record<string, unknown>, timeoutMs: number) {
-    const id = nextId;
-    nextId = nextId >= 0xfffffffe ? 1 : nextId + 1;
+  function ask<T>(
+    map: Map<number, Waiter<T>>,
+    sn: string,
+    leaf: string,
+    body: Record<string, unknown>,
+    timeoutMs: number,
+    requestId?: number,
+  ) {
+    const id = requestId ?? nextId;
+    if (requestId === undefined) nextId = nextId >= 0xfffffffe ? 1 : nextId + 1;
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         map.delete(id);
@@ -100,19 +117,25 @@ export function createDeviceRequests(deps: { bus: MqttBus; router: DeviceRouter;
   }
 
   return {
+    /** How long a request waits for its answer unless told otherwise. */
+    timeoutMs: deps.timeoutMs,
     /** Asks device `sn` for live page `page`; rejects with DeviceTimeoutError when it stays silent. */
     readPage: (sn: string, page: number, timeoutMs = deps.timeoutMs) => ask(pages, sn, CONSOLE_LEAVES.read, { page }, timeoutMs),
-    /** Writes registers (raw words); resolves with the device's acknowledgement, refusal included. */
-    write: (sn: string, values: { key: string; raw: number | string }[], timeoutMs = deps.timeoutMs) =>
-      ask(acks, sn, CONSOLE_LEAVES.write, { values }, timeoutMs),
-    /** Sends a command (deviceCommand code); resolves with the device's acknowledgement. */
-    command: (sn: string, command: number, timeoutMs = deps.timeoutMs) =>
-      ask(acks, sn, CONSOLE_LEAVES.command, { command }, timeoutMs),
+    /** Writes registers (raw words) under the record's request id; resolves with the device's acknowledgement, refusal included. */
+    write: (sn: string, values: { key: string; raw: number | string }[], timeoutMs = deps.timeoutMs, requestId?: number) =>
+      ask(acks, sn, CONSOLE_LEAVES.write, { values }, timeoutMs, requestId),
+    /** Sends a command (deviceCommand code) under the record's request id; resolves with the device's acknowledgement. */
+    command: (sn: string, command: number, timeoutMs = deps.timeoutMs, requestId?: number) =>
+      ask(acks, sn, CONSOLE_LEAVES.command, { command }, timeoutMs, requestId),
+    /** Where acknowledgements that no waiter of this process matched go (the device writer). */
+    onUnmatchedAck(handler: UnmatchedAckHandler | null) {
+      unmatched = handler;
+    },
     stop() {
       for (const map of [pages, acks] as Map<number, Waiter<unknown>>[]) {
         for (const w of map.values()) {
           clearTimeout(w.timer);
-          w.reject(new DeviceTimeoutError("the server is stopping"));
+          w.reject(new RequestsStoppedError("the server is stopping"));
         }
         map.clear();
       }

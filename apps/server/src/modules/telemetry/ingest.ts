@@ -2,32 +2,39 @@ import { randomUUID } from "node:crypto";
 import {
   checkFrame,
   decodeFrame,
+  FRAME_FLAG_BUFFERED,
   FRAME_HEADER_BYTES,
   FrameError,
   keyQuantities,
   packZeroRuns,
   productOfFrame,
   rawWords,
+  registerValues,
+  registerWordsHash,
 } from "@ess/contracts";
-import { ALARM_WORD_REGISTERS, FIRMWARE_VERSION_REGISTERS, firmwareVersionsOf } from "@ess/domain";
+import {
+  ALARM_WORD_REGISTERS,
+  DEVICE_CLOCK_AHEAD_MAX_MS,
+  FIRMWARE_VERSION_REGISTERS,
+  firmwareVersionsOf,
+  IDENTITY_REGISTERS,
+  identityOfReading,
+} from "@ess/domain";
 import type { Db } from "../../db/db.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import type { DeviceDirectory, DeviceRef } from "./device-directory.ts";
 import type { EnergyRollup } from "./energy-rollup.ts";
-import { createFirmwareVersionKeeper } from "./firmware-versions.ts";
 import { utcDay } from "./local-day.ts";
 import type { Log } from "./log.ts";
 import { createThrottledLog } from "./log.ts";
 import type { PartitionKeeper } from "./partitions.ts";
+import { createReportedKeeper } from "./reported-keeper.ts";
 import { newestPerDevice, RepeatedReadingError, type StoredFrame, writeFrames } from "./telemetry-writer.ts";
 
 const VERSION_REGISTERS = {
   single: Object.values(FIRMWARE_VERSION_REGISTERS.single).filter((r) => r !== null),
   three: Object.values(FIRMWARE_VERSION_REGISTERS.three).filter((r) => r !== null),
 };
-
-/** Readings from further ahead than this are refused: a device clock that far off is wrong. */
-const MAX_FUTURE_MS = 10 * 60_000;
 
 interface Pending {
   sn: string;
@@ -37,10 +44,21 @@ interface Pending {
   reject(error: Error): void;
 }
 
+const IDENTITY_IDS = {
+  single: Object.values(IDENTITY_REGISTERS.single).filter((r) => r !== null),
+  three: Object.values(IDENTITY_REGISTERS.three).filter((r) => r !== null),
+};
+
 /** The firmware versions a reading reports, read from their raw words only. */
 function versionsOf(frame: ReturnType<typeof decodeFrame>, product: "single" | "three") {
   const words = rawWords(frame, VERSION_REGISTERS[product]);
   return firmwareVersionsOf(product, (register) => words.get(register));
+}
+
+/** The model, rated power and country code a reading reports, read from those few registers only. */
+function decodeIdentity(frame: ReturnType<typeof decodeFrame>, product: "single" | "three") {
+  const values = registerValues(frame, IDENTITY_IDS[product]);
+  return identityOfReading(product, (register) => values.get(register));
 }
 
 export class IngestStoppedError extends Error {}
@@ -48,8 +66,8 @@ export class IngestStoppedError extends Error {}
 export interface IngestListener {
   /** Devices heard from in a batch (valid frames or not). */
   seen?(devices: DeviceRef[]): void;
-  /** Frames committed (not counting duplicates' effects), after the commit. */
-  committed?(frames: readonly StoredFrame[], committedAt: number): void;
+  /** Frames committed (not counting duplicates' effects), after the commit; `batchId` names the batch's notes. */
+  committed?(frames: readonly StoredFrame[], committedAt: number, batchId: string): void;
 }
 
 /**
@@ -80,7 +98,7 @@ export function createTelemetryIngest(deps: {
   const concurrency = deps.concurrency ?? 2;
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
-  const firmware = createFirmwareVersionKeeper();
+  const reported = createReportedKeeper();
 
   const refuse = (p: Pending, outcome: string, detail: Record<string, unknown>) => {
     deps.metrics.ingestFrames.inc({ outcome });
@@ -105,7 +123,7 @@ export function createTelemetryIngest(deps: {
         const frame = decodeFrame(p.payload);
         if (frame.header.kind !== "telemetry") throw new FrameError(`a ${frame.header.kind} frame on the telemetry topic`);
         const { ts } = frame.header;
-        if (ts > now + MAX_FUTURE_MS || !deps.partitions.inRetention(ts, now)) {
+        if (ts > now + DEVICE_CLOCK_AHEAD_MAX_MS || !deps.partitions.inRetention(ts, now)) {
           refuse(p, "bad_time", { ts });
           continue;
         }
@@ -130,9 +148,13 @@ export function createTelemetryIngest(deps: {
           receivedAt: p.receivedAt,
           kq: keyQuantities(frame, product),
           words: rawWords(frame, ALARM_WORD_REGISTERS[product]),
+          buffered: (frame.header.flags & FRAME_FLAG_BUFFERED) !== 0,
           blocks: packZeroRuns(p.payload.subarray(FRAME_HEADER_BYTES)),
           invalid: check.invalid.length > 0 ? check.invalid : null,
           versions: versionsOf(frame, product),
+          identity: reported.identityOf(device.id, registerWordsHash(frame, IDENTITY_IDS[product]), () =>
+            decodeIdentity(frame, product),
+          ),
         });
         acceptedFrom.push(p);
       } catch (error) {
@@ -144,27 +166,33 @@ export function createTelemetryIngest(deps: {
     if (accepted.length === 0) return;
     await deps.partitions.ensure(new Set(accepted.map((f) => utcDay(f.ts))));
     const started = performance.now();
-    const versionRows = firmware.changed(
-      newestPerDevice(accepted).map((f) => ({ deviceId: f.device.id, versions: f.versions ?? {} })),
+    // What the devices say of themselves, from each one's newest reading that was not sent late.
+    const reportedRows = reported.changed(
+      newestPerDevice(accepted.filter((f) => !f.buffered)).map((f) => ({
+        deviceId: f.device.id,
+        ts: f.ts,
+        versions: f.versions ?? {},
+        identity: f.identity ?? { model: null, ratedPower: null, countryCode: null },
+      })),
     );
     const batchId = randomUUID();
     const write = (mayRepeat: boolean) =>
       deps.db.transaction(async (tx) => {
         const written = await writeFrames(tx, accepted, { batchId, mayRepeat });
-        await firmware.write(tx, versionRows);
+        await reported.write(tx, reportedRows);
         return written;
       });
     const { duplicates } = await write(false).catch((error: unknown) => {
       if (error instanceof RepeatedReadingError) return write(true);
       throw error;
     });
-    firmware.remember(versionRows);
+    reported.remember(reportedRows);
     deps.rollup.add(batchId, accepted);
     deps.metrics.ingestBatchSeconds.observe((performance.now() - started) / 1000);
     deps.metrics.ingestFrames.inc({ outcome: "stored" }, accepted.length - duplicates);
     if (duplicates > 0) deps.metrics.ingestFrames.inc({ outcome: "duplicate" }, duplicates);
     for (const p of acceptedFrom) p.resolve();
-    deps.listener?.committed?.(accepted, Date.now());
+    deps.listener?.committed?.(accepted, Date.now(), batchId);
   }
 
   /**

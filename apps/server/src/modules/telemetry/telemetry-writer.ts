@@ -1,9 +1,9 @@
-import { KEY_QUANTITIES } from "@ess/domain";
+import { KEY_QUANTITIES, type ReportedIdentity } from "@ess/domain";
 import type { CopyType } from "../../db/copy-binary.ts";
 import type { Tx } from "../../db/db.ts";
 import { numberArray } from "../../db/number-array.ts";
 import type { DeviceRef } from "./device-directory.ts";
-import type { ReportedVersions } from "./firmware-versions.ts";
+import type { ReportedVersions } from "./reported-keeper.ts";
 
 /** One validated reading, ready to store. */
 export interface StoredFrame {
@@ -19,8 +19,12 @@ export interface StoredFrame {
   invalid: string[] | null;
   /** The alarm and status words of the frame (domain ALARM_WORD_REGISTERS), for alarm detection. */
   words?: ReadonlyMap<string, number>;
+  /** The device marked the frame as sent late (kept while it was offline). */
+  buffered?: boolean;
   /** The firmware versions the reading carries (domain FIRMWARE_VERSION_REGISTERS). */
   versions?: ReportedVersions;
+  /** The model, rated power and country code the reading carries (domain IDENTITY_REGISTERS). */
+  identity?: ReportedIdentity;
 }
 
 const KQ_COLUMNS = KEY_QUANTITIES.map((k) => k.column);
@@ -51,8 +55,9 @@ const HISTORY_FALLBACK_SQL = `
     )}
   ON CONFLICT (device_id, ts) DO NOTHING`;
 
-// The latest-state pointers ($1–$4) and the batch's note of readings not yet in the daily energy
-// ($5–$7, see energy-rollup.ts), one statement: one round trip.
+// The latest-state pointers ($1–$4) and the batch's notes of readings not yet in the daily energy
+// and not yet applied to the alarms ($5–$7, see energy-rollup.ts and faults/alarm-detector.ts),
+// one statement: one round trip.
 const LATEST_AND_PENDING_SQL = `
   WITH latest AS (
     INSERT INTO device_latest AS l (device_id, ts, seq, received_at)
@@ -60,6 +65,8 @@ const LATEST_AND_PENDING_SQL = `
       FROM ${unnestOf(["int8", "float8", "int8", "float8"], ["device_id", "ts_ms", "seq", "received_ms"])}
     ON CONFLICT (device_id) DO UPDATE SET ts = EXCLUDED.ts, seq = EXCLUDED.seq, received_at = EXCLUDED.received_at
     WHERE l.ts < EXCLUDED.ts
+  ), alarms AS (
+    INSERT INTO alarm_detection_pending (id, device_ids, ts_ms) VALUES ($5, $6::int8[], $7::int8[])
   )
   INSERT INTO telemetry_rollup_pending (id, device_ids, ts_ms) VALUES ($5, $6::int8[], $7::int8[])`;
 
@@ -91,8 +98,9 @@ export function newestPerDevice(frames: readonly StoredFrame[]): StoredFrame[] {
 export class RepeatedReadingError extends Error {}
 
 /**
- * Stores a batch in the caller's transaction: history by COPY, the latest state, and a note of the
- * batch's readings under `batchId` that stays until they are merged into the daily energy. A batch that repeats a stored reading makes the COPY fail with RepeatedReadingError
+ * Stores a batch in the caller's transaction: history by COPY, the latest state, and notes of the
+ * batch's readings under `batchId` that stay until they are merged into the daily energy and
+ * applied to the alarms. A batch that repeats a stored reading makes the COPY fail with RepeatedReadingError
  * (the transaction is then lost); written again with `mayRepeat`, it goes through a set-based
  * insert that skips what is stored. No savepoint around the COPY: it cost two round trips and a
  * subtransaction per batch for the rare redelivery. Latest and daily merges only move forward,

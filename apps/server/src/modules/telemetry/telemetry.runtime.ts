@@ -6,6 +6,7 @@ import { createDeviceDirectory } from "./device-directory.ts";
 import { registerDeviceEvents, type UpgradeReports } from "./device-events.ts";
 import { createDeviceRequests } from "./device-requests.ts";
 import { createEnergyRollup } from "./energy-rollup.ts";
+import { createIdentityReader } from "./identity-reader.ts";
 import { createTelemetryIngest } from "./ingest.ts";
 import { createLiveEvents } from "./live-events.ts";
 import type { Log } from "./log.ts";
@@ -20,6 +21,8 @@ export interface TelemetryOptions {
   flushMs?: number;
   /** How often the daily energy takes in what ingest stored (energy-rollup.ts). */
   rollupMs: number;
+  /** How often online devices whose battery chemistry is unknown are asked for it (identity-reader.ts); 0: never. */
+  identityReadMs?: number;
 }
 
 /**
@@ -28,7 +31,15 @@ export interface TelemetryOptions {
  * bus) once this has registered every handler.
  */
 export async function startTelemetry(
-  deps: { db: Db; bus: MqttBus; router: DeviceRouter; metrics: Metrics; log: Log },
+  deps: {
+    db: Db;
+    bus: MqttBus;
+    router: DeviceRouter;
+    metrics: Metrics;
+    log: Log;
+    /** External broker: silence is judged against what the console hears (presence.ts). */
+    listening?: { resubscribedAt(): Date | null };
+  },
   options: TelemetryOptions,
 ) {
   const directory = createDeviceDirectory(deps.db);
@@ -43,7 +54,8 @@ export async function startTelemetry(
     db: deps.db,
     log: deps.log,
     offlineAfterS: options.offlineAfterS,
-    onChange: (ids, status) => events.emit("status", ids, status),
+    onChange: (ids, status, at) => events.emit("status", ids, status, at),
+    ...(deps.listening ? { listening: deps.listening } : {}),
   });
   const ingest = createTelemetryIngest({
     db: deps.db,
@@ -56,7 +68,7 @@ export async function startTelemetry(
     flushMs: options.flushMs,
     listener: {
       seen: (devices) => presence.noteSeen(devices.map((d) => d.id)),
-      committed: (frames, at) => events.emit("frames", frames, at),
+      committed: (frames, at, batchId) => events.emit("frames", frames, at, batchId),
     },
   });
   deps.router.on("telemetry", (sn, payload) => ingest.submit(sn, payload));
@@ -67,8 +79,10 @@ export async function startTelemetry(
     directory,
     presence,
     log: deps.log,
+    metrics: deps.metrics,
+    inRetention: partitions.inRetention,
     upgrades,
-    onAlarm: (device, event) => events.emit("alarm", device, event),
+    onAlarm: (device, event, receivedAt) => events.emit("alarm", device, event, receivedAt),
   });
   const requests = createDeviceRequests({
     bus: deps.bus,
@@ -77,6 +91,8 @@ export async function startTelemetry(
     timeoutMs: options.pageReadTimeoutMs,
   });
   presence.start();
+  const identity = createIdentityReader({ db: deps.db, requests, log: deps.log, everyMs: options.identityReadMs ?? 0 });
+  identity.start();
   const maintenance = setInterval(
     () =>
       void (async () => {
@@ -91,6 +107,7 @@ export async function startTelemetry(
     services: { directory, ingest, rollup, presence, requests, events, partitions, upgrades },
     async stop() {
       clearInterval(maintenance);
+      await identity.stop();
       requests.stop();
       await ingest.stop();
       await rollup.stop();

@@ -8,6 +8,7 @@ import { fetchPage, orderBy } from "../../http/paging.ts";
 import { bindRoute } from "../../http/route.ts";
 import type { AuthService } from "../auth/auth.service.ts";
 import { type DataScope, dataScope } from "../scope/data-scope.ts";
+import { refuseUnseen } from "../scope/unseen.ts";
 import { toCsv } from "./csv.ts";
 import { findUser, toUserRecord, USER_FROM, USER_SELECT, type UserRow, userWhere } from "./user.repository.ts";
 import { createUserService } from "./user.service.ts";
@@ -33,8 +34,9 @@ function filters(scope: DataScope, q: Omit<z.output<typeof userListQuery>, "curr
 export function registerUserRoutes(app: FastifyInstance, db: Db, auth: AuthService) {
   const service = createUserService(db, auth);
 
-  bindRoute(app, API.user.page, async ({ auth: caller, input }) =>
-    fetchPage<UserRow, ReturnType<typeof toUserRecord>>(
+  bindRoute(app, API.user.page, async ({ auth: caller, input }) => {
+    await refuseUnseen(db, dataScope(caller), { organisations: [input.query.orgId] });
+    return fetchPage<UserRow, ReturnType<typeof toUserRecord>>(
       db,
       {
         select: USER_SELECT,
@@ -44,10 +46,11 @@ export function registerUserRoutes(app: FastifyInstance, db: Db, auth: AuthServi
       },
       input.query,
       toUserRecord,
-    ),
-  );
+    );
+  });
 
   bindRoute(app, API.user.export, async ({ auth: caller, input, reply, request }) => {
+    await refuseUnseen(db, dataScope(caller), { organisations: [input.query.orgId] });
     const { rows } = await run<UserRow>(
       db,
       sql`SELECT ${USER_SELECT} FROM ${USER_FROM} WHERE ${filters(dataScope(caller), input.query)}
