@@ -1,13 +1,24 @@
+import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { API } from "@ess/contracts";
 import type { Locale } from "@ess/domain";
 import websocket from "@fastify/websocket";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { createWebSocketStream } from "ws";
+import { createFieldCipher, type FieldCipher } from "./crypto/field-cipher.ts";
 import "./http/augment.ts";
+import { auditedDb } from "./db/audited-db.ts";
 import type { Db } from "./db/db.ts";
+import { createFileStore, type FileStore } from "./files/file-store.ts";
 import type { RouteEntry } from "./http/augment.ts";
+import {
+  boundedServerOptions,
+  type ConnectionBounds,
+  DEFAULT_CONNECTION_BOUNDS,
+  installConnectionBounds,
+} from "./http/connection-bounds.ts";
 import { installErrorHandling } from "./http/error-handler.ts";
 import { registerOpenApi } from "./http/openapi.ts";
 import { installRequestGuards } from "./http/request-guards.ts";
@@ -24,23 +35,32 @@ import { registerCancellationRoutes } from "./modules/cancellation/cancellation.
 import { registerCaptchaRoutes } from "./modules/captcha/captcha.routes.ts";
 import { registerEndUserRoutes } from "./modules/channel/enduser.routes.ts";
 import { registerOrgRoutes } from "./modules/channel/org.routes.ts";
+import { registerAppContentRoutes } from "./modules/content/app-content.routes.ts";
+import { registerArticleRoutes } from "./modules/content/article.routes.ts";
+import { registerBannerRoutes } from "./modules/content/banner.routes.ts";
+import { registerFaqRoutes } from "./modules/content/faq.routes.ts";
+import { registerRegionRoutes } from "./modules/content/region.routes.ts";
 import { registerBoardRoutes } from "./modules/devices/board.routes.ts";
 import { registerDeviceRoutes } from "./modules/devices/device.routes.ts";
 import { registerStatisticsRoutes } from "./modules/devices/statistics.routes.ts";
 import { registerFaultRoutes } from "./modules/faults/fault.routes.ts";
 import type { FaultServices } from "./modules/faults/faults.runtime.ts";
+import { registerFeedbackRoutes } from "./modules/feedback/feedback.routes.ts";
 import { registerGeneratorRoutes } from "./modules/generator/generator.routes.ts";
 import { installAuditLog } from "./modules/logs/audit.hook.ts";
 import { registerErrorLogRoutes } from "./modules/logs/error-log.routes.ts";
 import { registerLogRoutes } from "./modules/logs/log.routes.ts";
+import { registerMediaRoutes } from "./modules/media/media.routes.ts";
 import { registerMenuRoutes } from "./modules/menus/menu.routes.ts";
+import { registerMessageRoutes } from "./modules/messages/messages.routes.ts";
 import { registerModeRoutes } from "./modules/modes/modes.routes.ts";
-import { createFileStore, type FileStore } from "./modules/ota/file-store.ts";
 import { registerFirmwareRoutes } from "./modules/ota/firmware.routes.ts";
 import type { OtaEngine } from "./modules/ota/ota.engine.ts";
 import { registerOtaRoutes } from "./modules/ota/ota.routes.ts";
+import { registerProfileRoutes } from "./modules/profile/profile.routes.ts";
 import { registerRealtime } from "./modules/realtime/realtime.routes.ts";
 import { createRealtimeHub, type RealtimeHub } from "./modules/realtime/realtime-hub.ts";
+import { registerReferralRoutes } from "./modules/referral/referral.routes.ts";
 import { registerRoleRoutes } from "./modules/roles/role.routes.ts";
 import { registerDeviceSettingsRoutes } from "./modules/settings/device-settings.routes.ts";
 import { createDeviceWriter, type DeviceWriterOptions } from "./modules/settings/device-writer.ts";
@@ -78,8 +98,8 @@ export interface AppDeps {
   checkResponses?: boolean;
   /** Sign-in protection; `captcha: false` is ESS_CAPTCHA=off. */
   signIn?: Partial<SignInPolicy>;
-  /** Offline queue and bulk pace of device writes (ESS_WRITE_QUEUE_TTL_S, ESS_BULK_CONCURRENCY). */
-  deviceWrites?: Partial<DeviceWriterOptions>;
+  /** Offline queue, bulk pace and sweep of device writes, self-check timeout (ESS_WRITE_QUEUE_TTL_S, ESS_BULK_CONCURRENCY, ESS_WRITE_SWEEP_MS, ESS_SELF_CHECK_TIMEOUT_S). */
+  deviceWrites?: Partial<DeviceWriterOptions & { selfCheckTimeoutS: number }>;
   /** ESS_DEMO_MODE. */
   demoMode?: boolean;
   /** ESS_REPEAT_GUARD_MS (default 1000). */
@@ -90,8 +110,14 @@ export interface AppDeps {
   socialProviders?: readonly SocialProvider[];
   /** Uploaded files (DATA_DIR/files); a temporary folder when absent (tests). */
   files?: FileStore;
+  /** Seals bank details at rest; a cipher of a random key when absent (tests). */
+  fieldCipher?: FieldCipher;
   /** The OTA dispatcher; without it upgrades answer "unavailable". */
   ota?: OtaEngine | null;
+  /** Time bounds of HTTP and WebSocket connections (ESS_HTTP_*_TIMEOUT_MS, ESS_WS_PING_MS). */
+  connectionBounds?: Partial<ConnectionBounds>;
+  /** Time a live-push client has to send its STOMP CONNECT (ESS_REALTIME_CONNECT_TIMEOUT_MS). */
+  realtimeConnectTimeoutMs?: number;
   /** Registers extra routes before the app is sealed (tests). */
   extend?: (app: FastifyInstance) => void;
 }
@@ -100,8 +126,12 @@ export interface AppDeps {
 // declare its access through a contract, which the route audit test verifies.
 const INFRASTRUCTURE_PREFIXES = ["/api/docs", "/mqtt", "/*", "/"];
 
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
+  // Change requests write their operation-log line with their first change (db/audited-db.ts).
+  const deps = { ...given, db: auditedDb(given.db) };
+  const bounds = { ...DEFAULT_CONNECTION_BOUNDS, ...deps.connectionBounds };
   const app = Fastify({
+    ...boundedServerOptions(bounds),
     logger: deps.logger ?? false,
     bodyLimit: 1024 * 1024,
     forceCloseConnections: "idle",
@@ -123,7 +153,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate("routeTable", routeTable);
   app.addHook("onRoute", (route) => {
     const config = route.config ?? {};
-    if (!config.access && INFRASTRUCTURE_PREFIXES.some((p) => route.url === p || route.url.startsWith(`${p}/`))) {
+    // The console's files, one route each (@fastify/static marks them with their root folder).
+    const staticFile = "rootPath" in config;
+    if (!config.access && (staticFile || INFRASTRUCTURE_PREFIXES.some((p) => route.url === p || route.url.startsWith(`${p}/`)))) {
       route.config = { ...config, access: { public: true } };
     }
     for (const method of [route.method].flat()) {
@@ -145,6 +177,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       handleProtocols: (offered) => ["mqtt", "v12.stomp", "v11.stomp", "v10.stomp"].find((p) => offered.has(p)) ?? false,
     },
   });
+  installConnectionBounds(app, bounds, [API.firmware.upload.path, API.media.upload.path, API.media.appUpload.path]);
 
   const auth = createAuthService(deps.db, {
     accessTtlS: deps.accessTokenTtlS,
@@ -178,9 +211,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorLogRoutes(app, deps.db);
   const realtime = deps.realtime ?? createRealtimeHub();
   app.decorate("realtime", realtime);
-  registerRealtime(app, { db: deps.db, hub: realtime, translator: deps.translator, metrics });
+  registerRealtime(app, {
+    db: deps.db,
+    hub: realtime,
+    translator: deps.translator,
+    metrics,
+    connectTimeoutMs: deps.realtimeConnectTimeoutMs ?? 10_000,
+  });
   registerTelemetryRoutes(app, { db: deps.db, requests: deps.telemetry?.requests ?? null });
-  const writeOptions = { queueTtlMs: 86_400_000, bulkConcurrency: 20, ...deps.deviceWrites };
+  const writeOptions = {
+    queueTtlMs: 86_400_000,
+    bulkConcurrency: 20,
+    sweepMs: 5000,
+    selfCheckTimeoutS: 1800,
+    ...deps.deviceWrites,
+  };
   const writer = createDeviceWriter({
     db: deps.db,
     requests: deps.telemetry?.requests ?? null,
@@ -198,16 +243,33 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     queueTtlMs: writeOptions.queueTtlMs,
   });
   registerVisibilityRoutes(app, { db: deps.db });
-  registerSelfCheckRoutes(app, { db: deps.db, writer, requests: deps.telemetry?.requests ?? null });
+  registerSelfCheckRoutes(app, {
+    db: deps.db,
+    writer,
+    requests: deps.telemetry?.requests ?? null,
+    timeoutS: writeOptions.selfCheckTimeoutS,
+    sweepMs: writeOptions.sweepMs,
+  });
   registerGeneratorRoutes(app, { db: deps.db, writer, queueTtlMs: writeOptions.queueTtlMs });
   registerModeRoutes(app, { db: deps.db });
+  registerProfileRoutes(app, { db: deps.db });
+  registerReferralRoutes(app, { db: deps.db, cipher: deps.fieldCipher ?? createFieldCipher(randomBytes(32)) });
   registerTariffRoutes(app, { db: deps.db });
   registerFaultRoutes(app, { db: deps.db, faults: deps.faults ?? null });
   registerDeviceRoutes(app, deps.db, deps.disconnectDevice);
   registerStatisticsRoutes(app, deps.db);
   registerBoardRoutes(app, deps.db);
-  registerFirmwareRoutes(app, { db: deps.db, files: deps.files ?? createFileStore(join(tmpdir(), `ess-files-${process.pid}`)) });
+  const files = deps.files ?? createFileStore(join(tmpdir(), `ess-files-${process.pid}`));
+  registerFirmwareRoutes(app, { db: deps.db, files });
+  registerMediaRoutes(app, { db: deps.db, files });
+  registerArticleRoutes(app, { db: deps.db });
+  registerBannerRoutes(app, { db: deps.db });
   registerOtaRoutes(app, { db: deps.db, engine: deps.ota ?? null });
+  registerFaqRoutes(app, { db: deps.db });
+  registerRegionRoutes(app, { db: deps.db });
+  registerAppContentRoutes(app, { db: deps.db });
+  registerMessageRoutes(app, { db: deps.db, hub: realtime });
+  registerFeedbackRoutes(app, { db: deps.db });
 
   if (deps.brokerWebSocket) {
     const feed = deps.brokerWebSocket;

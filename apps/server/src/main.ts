@@ -8,6 +8,28 @@ import { ADMIN_USERNAME } from "./seed/foundation.seed.ts";
 
 const say = (line = "") => process.stdout.write(`${line}\n`);
 
+/**
+ * Where the console runs and how to sign in, framed (and bold on a terminal), written at once so
+ * that nothing else lands between its lines.
+ */
+function signInBanner(url: string, seed: Runtime["seed"], terminal: boolean): string {
+  const lines = [`ESS Console is running at ${url}`];
+  if (seed.generatedAdminPassword) {
+    lines.push(`Sign in as "${ADMIN_USERNAME}" with password ${seed.generatedAdminPassword}`);
+    lines.push("(generated now and shown only this once; you will be asked to change it at first sign-in)");
+  } else if (seed.adminCreated) lines.push(`Sign in as "${ADMIN_USERNAME}" with the password from ESS_ADMIN_PASSWORD.`);
+  else lines.push(`Sign in as "${ADMIN_USERNAME}" with the password chosen at the first start.`);
+  const width = Math.max(...lines.map((l) => l.length));
+  const [bold, plain] = terminal ? ["\x1b[1m", "\x1b[0m"] : ["", ""];
+  const rule = "─".repeat(width + 2);
+  return [
+    `┌${rule}┐`,
+    ...lines.map((l, i) => `│ ${i < 2 ? bold : ""}${l.padEnd(width)}${i < 2 ? plain : ""} │`),
+    `└${rule}┘`,
+    "",
+  ].join("\n");
+}
+
 /** Turns a start-up failure into the one line an operator needs. */
 function explain(error: unknown, env: NodeJS.ProcessEnv): string {
   if (error instanceof ConfigError) return `Configuration error: ${error.message}`;
@@ -37,16 +59,9 @@ async function main() {
       const fleetFile = await provisionDemoFleet(runtime.db, demoCount, config.DATA_DIR, runtime.brokerUrl);
       simulator = startSimulator(fleetFile, say, config.ESS_DEMO_INTERVAL_MS);
     }
+    // The details first, then the address and how to sign in, last and framed, so that the
+    // one-time password is what the screen ends with.
     say();
-    say(`ESS Console is running at ${runtime.url}`);
-    if (runtime.seed.generatedAdminPassword) {
-      say(`  Sign in as "${ADMIN_USERNAME}" with password ${runtime.seed.generatedAdminPassword}`);
-      say("  (generated now and shown only this once; you will be asked to change it at first sign-in)");
-    } else if (runtime.seed.adminCreated) {
-      say(`  Sign in as "${ADMIN_USERNAME}" with the password from ESS_ADMIN_PASSWORD.`);
-    } else {
-      say(`  Sign in as "${ADMIN_USERNAME}" with the password chosen at the first start.`);
-    }
     say(`  API documentation: ${runtime.url}api/docs`);
     if (config.ESS_CAPTCHA === "off") say("  WARNING: captcha and slide verification are off (ESS_CAPTCHA=off).");
     if (config.ESS_DEMO_MODE === "on") say("  Demo mode: changes are refused (ESS_DEMO_MODE=on).");
@@ -57,6 +72,7 @@ async function main() {
     say(`  Database: ${config.DATABASE_URL ? redactUrl(config.DATABASE_URL) : `embedded PGlite in ${config.DATA_DIR}`}`);
     say("  Press Ctrl-C to stop.");
     say();
+    process.stdout.write(signInBanner(runtime.url, runtime.seed, Boolean(process.stdout.isTTY)));
   } catch (error) {
     await simulator?.stop();
     process.stderr.write(`${explain(error, process.env)}\n`);

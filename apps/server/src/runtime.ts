@@ -1,18 +1,24 @@
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { PRODUCT } from "@ess/domain";
+import { PRODUCT, setPhoneDefaultCountry } from "@ess/domain";
 import type { FastifyInstance } from "fastify";
 import { pino } from "pino";
 import { type AppDeps, buildApp } from "./app.ts";
 import type { Config } from "./config/config.ts";
+import { fieldCipherFrom } from "./crypto/field-key.ts";
+import { auditedDb } from "./db/audited-db.ts";
 import type { Db } from "./db/db.ts";
 import { migrate } from "./db/migrate.ts";
 import { openDatabase } from "./db/open.ts";
+import { createFileStore } from "./files/file-store.ts";
 import { createTranslator } from "./i18n/translator.ts";
+import { configurePasswordHashing } from "./modules/auth/password.ts";
 import { type FaultServices, startFaults } from "./modules/faults/faults.runtime.ts";
-import { createFileStore } from "./modules/ota/file-store.ts";
+import { createMessagePublisher } from "./modules/messages/message-publisher.ts";
 import { createOtaEngine, type OtaEngine } from "./modules/ota/ota.engine.ts";
 import { createRealtimeHub, type RealtimeHub } from "./modules/realtime/realtime-hub.ts";
+import { createHealthReminders } from "./modules/system/health-reminders.ts";
+import { createIngestWatchdog, type IngestWatchdog } from "./modules/telemetry/ingest-watchdog.ts";
 import { startLivePush } from "./modules/telemetry/live-push.ts";
 import { startTelemetry, type TelemetryServices } from "./modules/telemetry/telemetry.runtime.ts";
 import { createBrokerAuthority } from "./mqtt/broker-authority.ts";
@@ -46,49 +52,100 @@ export interface Runtime {
  * a handle whose close() undoes it in reverse. Anything that fails on the way closes what was
  * already open before the error propagates.
  */
-export async function startRuntime(config: Config, options: { extend?: AppDeps["extend"] } = {}): Promise<Runtime> {
+export async function startRuntime(
+  config: Config,
+  options: Pick<AppDeps, "extend" | "smsSender" | "socialProviders"> & {
+    /** Wraps the database every part of the server uses (tests put a failing layer here). */
+    wrapDb?: (db: Db) => Db;
+  } = {},
+): Promise<Runtime> {
   const closers: (() => Promise<unknown>)[] = [];
   const closeAll = async () => {
     for (const close of closers.reverse()) await close().catch(() => {});
   };
+  // Refused before anything opens: a production start without its field key says so in one line.
+  const fieldCipher = fieldCipherFrom(config);
   try {
-    const db = await openDatabase(config);
-    closers.push(() => db.close());
+    const opened = await openDatabase(config);
+    closers.push(() => opened.close());
+    // One audited database for every part: a change request's writes through any of them carry its log line.
+    const db = auditedDb(options.wrapDb?.(opened) ?? opened);
     await migrate(db);
+    configurePasswordHashing({ concurrency: config.ESS_PASSWORD_HASH_CONCURRENCY, queue: config.ESS_PASSWORD_HASH_QUEUE });
+    setPhoneDefaultCountry(config.ESS_PHONE_COUNTRY);
     const seed = await seedFoundation(db, config.ESS_ADMIN_PASSWORD);
     const translator = await createTranslator();
     await seedIdentity(db, PRODUCT.defaultTenantId, translator);
     const metrics = createMetrics();
     const log = pino({ level: config.LOG_LEVEL, base: { pid: process.pid } });
+    // Hashes share libuv's threads with file, DNS and zlib work; all of them hashing starves those.
+    const uvThreads = Number(process.env.UV_THREADPOOL_SIZE) || 4;
+    if (config.ESS_PASSWORD_HASH_CONCURRENCY >= uvThreads) {
+      log.warn(
+        { hashConcurrency: config.ESS_PASSWORD_HASH_CONCURRENCY, uvThreads },
+        "ESS_PASSWORD_HASH_CONCURRENCY leaves no libuv thread for file and DNS work during a sign-in flood; raise UV_THREADPOOL_SIZE",
+      );
+    }
     const router = createDeviceRouter({ onMessage: (leaf) => metrics.mqttMessages.inc({ kind: leaf }) });
+
+    // One hub for the process: the gateway serves it, and modules outside HTTP (ingest) publish to it.
+    const realtime = createRealtimeHub();
 
     let embedded: EmbeddedBroker | null = null;
     let bus: MqttBus;
     let brokerUrl: string;
+    // External broker only: the console can be connected and still hear nothing.
+    let watchdog: IngestWatchdog | null = null;
     if (config.MQTT_URL) {
       brokerUrl = config.MQTT_URL;
-      bus = await connectBus({
+      const clientId = config.MQTT_CLIENT_ID ?? `ess-${config.MQTT_SHARED_GROUP}-${hostname()}`.slice(0, 128);
+      const connected = await connectBus({
         url: config.MQTT_URL,
         username: config.MQTT_USERNAME,
         password: config.MQTT_PASSWORD,
-        clientId: config.MQTT_CLIENT_ID ?? `ess-${config.MQTT_SHARED_GROUP}-${hostname()}`.slice(0, 128),
+        clientId,
         connectTimeoutMs: config.MQTT_CONNECT_TIMEOUT_MS,
         sharedGroup: config.MQTT_SHARED_GROUP,
         persistentSession: true,
         sessionExpiryS: config.MQTT_SESSION_EXPIRY_S,
+        onResubscribed: (reason, error) => {
+          metrics.mqttResubscriptions.inc({ reason, outcome: error ? "failed" : "ok" });
+          if (error) log.warn({ err: error, reason }, "MQTT subscriptions not made again; tried again later");
+          else if (reason === "reconnect") log.info("MQTT broker connection back; subscriptions made again");
+          if (reason === "reconnect") watchdog?.reconnected();
+        },
+        onDelivered: ({ shared, retained }) => {
+          if (shared && !retained) watchdog?.heard();
+        },
       });
+      bus = connected;
+      watchdog = createIngestWatchdog(
+        {
+          db,
+          bus: connected,
+          metrics,
+          log,
+          onEvent: createHealthReminders({ hub: realtime, t: translator("en-US"), client: clientId }),
+        },
+        { stallMs: config.ESS_INGEST_STALL_S * 1000 },
+      );
     } else {
       const { authority, service } = createBrokerAuthority(db);
-      embedded = await startEmbeddedBroker({ host: config.HOST, port: config.MQTT_PORT, authority, inbox: router.inbox }).catch(
-        (error) => {
-          if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
-            throw new PortInUseError(
-              `MQTT port ${config.MQTT_PORT} on ${config.HOST} is already in use; stop the other program or set MQTT_PORT.`,
-            );
-          }
-          throw error;
-        },
-      );
+      embedded = await startEmbeddedBroker({
+        host: config.HOST,
+        port: config.MQTT_PORT,
+        authority,
+        inbox: router.inbox,
+        connectTimeoutMs: config.ESS_BROKER_CONNECT_TIMEOUT_MS,
+        keepaliveMaxS: config.ESS_BROKER_KEEPALIVE_MAX_S,
+      }).catch((error) => {
+        if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+          throw new PortInUseError(
+            `MQTT port ${config.MQTT_PORT} on ${config.HOST} is already in use; stop the other program or set MQTT_PORT.`,
+          );
+        }
+        throw error;
+      });
       closers.push(() => (embedded as EmbeddedBroker).close());
       brokerUrl = `mqtt://${config.HOST}:${embedded.port}`;
       bus = await connectBus({
@@ -99,26 +156,35 @@ export async function startRuntime(config: Config, options: { extend?: AppDeps["
       });
     }
     closers.push(() => bus.close());
-    // One hub for the process: the gateway serves it, and modules outside HTTP (ingest) publish to it.
-    const realtime = createRealtimeHub();
+    closers.push(async () => watchdog?.stop());
+    const listening = watchdog;
     const telemetry = await startTelemetry(
-      { db, bus, router, metrics, log },
+      {
+        db,
+        bus,
+        router,
+        metrics,
+        log,
+        ...(listening ? { listening: { resubscribedAt: () => listening.resubscribedAt() } } : {}),
+      },
       {
         offlineAfterS: config.ESS_DEVICE_OFFLINE_AFTER_S,
         pageReadTimeoutMs: config.ESS_PAGE_READ_TIMEOUT_MS,
         retentionDays: config.ESS_TELEMETRY_RETENTION_DAYS,
         rollupMs: config.ESS_ENERGY_ROLLUP_MS,
+        identityReadMs: config.ESS_IDENTITY_READ_MS,
       },
     );
     closers.push(() => telemetry.stop());
     const livePush = startLivePush({ db, hub: realtime, events: telemetry.services.events });
     closers.push(async () => livePush.stop());
     const faults = await startFaults(
-      { db, hub: realtime, events: telemetry.services.events, log, t: translator("en-US") },
+      { db, hub: realtime, events: telemetry.services.events, log, translator, metrics },
       {
         clearHoldS: config.ESS_ALARM_CLEAR_HOLD_S,
         stormDevices: config.ESS_ALARM_STORM_DEVICES,
         stormWindowS: config.ESS_ALARM_STORM_WINDOW_S,
+        recoveryS: config.ESS_ALARM_RECOVERY_S,
       },
     );
     closers.push(() => faults.stop());
@@ -135,6 +201,7 @@ export async function startRuntime(config: Config, options: { extend?: AppDeps["
         progressTimeoutS: config.ESS_OTA_PROGRESS_TIMEOUT_S,
         offlineGiveUpS: config.ESS_OTA_OFFLINE_GIVEUP_S,
       },
+      restoreOnline: (ids) => telemetry.services.presence.restoreAfterUpgrade(ids),
     });
     telemetry.services.upgrades.progress = ota.progress;
     telemetry.services.events.on("status", (ids, status) => {
@@ -143,22 +210,29 @@ export async function startRuntime(config: Config, options: { extend?: AppDeps["
     });
     if (config.MQTT_URL) await router.attach(bus);
     router.open();
+    watchdog?.start();
 
     const app = await buildApp({
       realtime,
       db,
       translator,
-      broker: bus,
+      broker: { isConnected: () => bus.isConnected(), ingestStalled: () => watchdog?.stalled() ?? false },
       brokerWebSocket: embedded?.handleStream,
       disconnectDevice: embedded?.disconnectDevice,
       telemetry: telemetry.services,
       faults: faults.services,
       files: createFileStore(join(config.DATA_DIR, "files")),
+      fieldCipher,
       ota,
       accessTokenTtlS: config.ESS_ACCESS_TOKEN_TTL_S,
       refreshTokenTtlS: config.ESS_REFRESH_TOKEN_TTL_S,
       sessionCacheS: config.ESS_SESSION_CACHE_S,
-      deviceWrites: { queueTtlMs: config.ESS_WRITE_QUEUE_TTL_S * 1000, bulkConcurrency: config.ESS_BULK_CONCURRENCY },
+      deviceWrites: {
+        queueTtlMs: config.ESS_WRITE_QUEUE_TTL_S * 1000,
+        bulkConcurrency: config.ESS_BULK_CONCURRENCY,
+        sweepMs: config.ESS_WRITE_SWEEP_MS,
+        selfCheckTimeoutS: config.ESS_SELF_CHECK_TIMEOUT_S,
+      },
       webDist: config.ESS_WEB_DIST,
       metrics,
       logger: {
@@ -169,7 +243,18 @@ export async function startRuntime(config: Config, options: { extend?: AppDeps["
       signIn: { captcha: config.ESS_CAPTCHA === "on" },
       demoMode: config.ESS_DEMO_MODE === "on",
       repeatGuardMs: config.ESS_REPEAT_GUARD_MS,
+      connectionBounds: {
+        headersTimeoutMs: config.ESS_HTTP_HEADERS_TIMEOUT_MS,
+        bodyTimeoutMs: config.ESS_HTTP_BODY_TIMEOUT_MS,
+        uploadTimeoutMs: config.ESS_HTTP_UPLOAD_TIMEOUT_MS,
+        keepAliveTimeoutMs: config.ESS_HTTP_KEEPALIVE_TIMEOUT_MS,
+        idleTimeoutMs: config.ESS_HTTP_IDLE_TIMEOUT_MS,
+        wsPingMs: config.ESS_WS_PING_MS,
+      },
+      realtimeConnectTimeoutMs: config.ESS_REALTIME_CONNECT_TIMEOUT_MS,
       extend: options.extend,
+      ...(options.smsSender ? { smsSender: options.smsSender } : {}),
+      ...(options.socialProviders ? { socialProviders: options.socialProviders } : {}),
     });
     closers.push(() => app.close());
     try {
@@ -187,6 +272,11 @@ export async function startRuntime(config: Config, options: { extend?: AppDeps["
     publicUrl ||= url;
     ota.start();
     closers.push(() => ota.stop());
+    // Scheduled messages: published by whichever process ticks first once their time has come.
+    const messages = createMessagePublisher({ db, hub: realtime, log });
+    void messages.tick();
+    messages.start();
+    closers.push(() => messages.stop());
     return {
       app,
       db,

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { existsSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,10 +22,16 @@ export default async function setup(project: TestProject) {
     project.provide("pgliteSnapshot", null);
     return;
   }
-  const key = readMigrations()
-    .map((m) => m.checksum.slice(0, 8))
-    .join("");
-  const file = join(tmpdir(), `ess-pglite-${key.slice(-32)}-${readMigrations().length}.tar`);
+  // Named by a digest of every migration's checksum: a change to any of them, not only the newest
+  // few, makes a new snapshot.
+  const key = createHash("sha256")
+    .update(
+      readMigrations()
+        .map((m) => m.checksum)
+        .join(","),
+    )
+    .digest("hex");
+  const file = join(tmpdir(), `ess-pglite-${key.slice(0, 32)}-${readMigrations().length}.tar`);
   if (!existsSync(file)) {
     const db = await openPglite(undefined);
     await migrate(db);

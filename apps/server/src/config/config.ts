@@ -1,5 +1,7 @@
-import { isAcceptablePassword } from "@ess/domain";
+import { availableParallelism } from "node:os";
+import { isAcceptablePassword, isPhoneCountry, type PhoneCountry } from "@ess/domain";
 import { z } from "zod";
+import { parseFieldKey } from "../crypto/field-cipher.ts";
 
 const port = (fallback: number) =>
   z.coerce
@@ -11,6 +13,11 @@ const port = (fallback: number) =>
 
 const positiveInt = (fallback: number, what: string) =>
   z.coerce.number({ message: what }).int(what).positive(what).default(fallback);
+
+const millis = (fallback: number, min: number, max: number) => {
+  const what = `a whole number of milliseconds from ${min} to ${max}`;
+  return z.coerce.number({ message: what }).int(what).min(min, what).max(max, what).default(fallback);
+};
 
 /**
  * Every setting of the server comes from one environment variable. Unset means the embedded
@@ -57,6 +64,19 @@ export const configSchema = z.object({
   MQTT_PORT: port(1884).refine((p) => p !== 1883, "a port other than 1883 (kept free for a system broker)"),
   MQTT_CONNECT_TIMEOUT_MS: positiveInt(10_000, "a whole number of milliseconds above 0"),
   ESS_ADMIN_PASSWORD: z.string().refine(isAcceptablePassword, "6 to 20 characters with both letters and digits").optional(),
+  /**
+   * The key that seals personal financial data (bank details) at rest: 32 random bytes as base64
+   * or hex. Required in production; elsewhere a key is made once in DATA_DIR/field.key.
+   */
+  ESS_FIELD_KEY: z
+    .string()
+    .refine((v) => parseFieldKey(v) !== null, "32 bytes as base64 or 64 hex digits")
+    .optional(),
+  /** Keys used before a rotation, comma-separated: values sealed under them still open. */
+  ESS_FIELD_KEY_PREVIOUS: z
+    .string()
+    .refine((v) => v.split(",").every((k) => parseFieldKey(k) !== null), "comma-separated keys of 32 bytes as base64 or hex")
+    .optional(),
   ESS_ACCESS_TOKEN_TTL_S: positiveInt(43_200, "a whole number of seconds above 0"),
   ESS_REFRESH_TOKEN_TTL_S: positiveInt(2_592_000, "a whole number of seconds above 0"),
   /** Seconds a resolved session is reused before asking the database again (0 disables). */
@@ -70,6 +90,12 @@ export const configSchema = z.object({
   ESS_CAPTCHA: z.enum(["on", "off"], { message: "on or off" }).default("on"),
   /** Demo mode: changes answer 423, other people's data 479 (spec §8). */
   ESS_DEMO_MODE: z.enum(["on", "off"], { message: "on or off" }).default("off"),
+  /** The country of phone numbers written without their country code (ISO 3166-1 alpha-2). */
+  ESS_PHONE_COUNTRY: z
+    .string()
+    .refine(isPhoneCountry, "a country code such as CN, AU or IT")
+    .default("CN")
+    .transform((v) => v as PhoneCountry),
   /** An identical change repeated within this many ms answers 000 "too frequent" (0 disables). */
   ESS_REPEAT_GUARD_MS: z.coerce
     .number({ message: "a whole number of milliseconds from 0 to 60000" })
@@ -93,6 +119,18 @@ export const configSchema = z.object({
     .min(10, "a whole number of seconds from 10 to 86400")
     .max(86_400, "a whole number of seconds from 10 to 86400")
     .default(90),
+  /**
+   * External broker: seconds without any device message, while devices are online, after which
+   * the console takes its broker connection for stalled — counted, reported to administrators and
+   * by /readyz, and healed by subscribing again. Above the longest gap a console process normally
+   * sees: the devices' report interval × the console processes sharing the group ÷ devices online.
+   */
+  ESS_INGEST_STALL_S: z.coerce
+    .number({ message: "a whole number of seconds from 1 to 3600" })
+    .int("a whole number of seconds from 1 to 3600")
+    .min(1, "a whole number of seconds from 1 to 3600")
+    .max(3600, "a whole number of seconds from 1 to 3600")
+    .default(60),
   /** How long a page read waits for the device's answer. */
   ESS_PAGE_READ_TIMEOUT_MS: z.coerce
     .number({ message: "a whole number of milliseconds from 500 to 60000" })
@@ -104,6 +142,19 @@ export const configSchema = z.object({
   ESS_WRITE_QUEUE_TTL_S: positiveInt(86_400, "a whole number of seconds above 0"),
   /** Devices a bulk settings operation talks to at once (its pace). */
   ESS_BULK_CONCURRENCY: positiveInt(20, "a whole number above 0"),
+  /**
+   * How often any process ends the device records past their time (writes unanswered or queued too
+   * long, self-checks) and takes up what a stopped process left queued; a bulk operation whose
+   * process stopped is taken over after three of these.
+   */
+  ESS_WRITE_SWEEP_MS: z.coerce
+    .number({ message: "a whole number of milliseconds from 100 to 60000" })
+    .int("a whole number of milliseconds from 100 to 60000")
+    .min(100, "a whole number of milliseconds from 100 to 60000")
+    .max(60_000, "a whole number of milliseconds from 100 to 60000")
+    .default(5000),
+  /** Seconds a self-check may run without the device reporting its end before it fails with cause "timeout". */
+  ESS_SELF_CHECK_TIMEOUT_S: positiveInt(1800, "a whole number of seconds above 0"),
   /** Seconds a cleared alarm condition must stay clear before the alarm closes (flap hysteresis). */
   ESS_ALARM_CLEAR_HOLD_S: z.coerce
     .number({ message: "a whole number of seconds from 0 to 3600" })
@@ -115,6 +166,12 @@ export const configSchema = z.object({
   ESS_ALARM_STORM_DEVICES: positiveInt(10, "a whole number of devices above 0"),
   /** The storm window, seconds. */
   ESS_ALARM_STORM_WINDOW_S: positiveInt(60, "a whole number of seconds above 0"),
+  /**
+   * Alarm observations (stored readings and alarm events) that no detection step applied within this
+   * many seconds — the database refused them for longer, or the console stopped — are applied by a
+   * recovery pass that runs this often, in any console process.
+   */
+  ESS_ALARM_RECOVERY_S: positiveInt(30, "a whole number of seconds above 0"),
   /** Days of telemetry history kept (whole daily partitions are dropped past it). */
   ESS_TELEMETRY_RETENTION_DAYS: positiveInt(400, "a whole number of days above 0"),
   /**
@@ -127,6 +184,15 @@ export const configSchema = z.object({
     .min(50, "a whole number of milliseconds from 50 to 600000")
     .max(600_000, "a whole number of milliseconds from 50 to 600000")
     .default(60_000),
+  /**
+   * How often online devices whose battery chemistry is unknown (a setting, not in their readings)
+   * are asked for the settings page that holds it; 0 never asks.
+   */
+  ESS_IDENTITY_READ_MS: z.coerce
+    .number({ message: "0, or a whole number of milliseconds from 1000 to 3600000" })
+    .int("0, or a whole number of milliseconds from 1000 to 3600000")
+    .refine((v) => v === 0 || (v >= 1000 && v <= 3_600_000), "0, or a whole number of milliseconds from 1000 to 3600000")
+    .default(30_000),
   /** How often each demo device reports (the simulator's interval). */
   ESS_DEMO_INTERVAL_MS: z.coerce
     .number({ message: "a whole number of milliseconds from 100 to 3600000" })
@@ -152,6 +218,33 @@ export const configSchema = z.object({
   ESS_OTA_PROGRESS_TIMEOUT_S: positiveInt(120, "a whole number of seconds above 0"),
   /** Seconds an upgrade waits for its offline device (a single upgrade; a campaign after its last time) before it fails. */
   ESS_OTA_OFFLINE_GIVEUP_S: positiveInt(3600, "a whole number of seconds above 0"),
+  /** Password hashes (argon2id, on libuv's thread pool) at once; default one core fewer than the machine has. */
+  ESS_PASSWORD_HASH_CONCURRENCY: positiveInt(Math.max(1, availableParallelism() - 1), "a whole number above 0"),
+  /** Hashes waiting for a free slot beyond which sign-ins answer 429 at once. */
+  ESS_PASSWORD_HASH_QUEUE: positiveInt(200, "a whole number above 0"),
+  /** Time a client has to send a request's headers, from its first byte (answered 408, then closed). */
+  ESS_HTTP_HEADERS_TIMEOUT_MS: millis(10_000, 100, 600_000),
+  /** Time a client has to send a request's body once its headers are in (firmware uploads: ESS_HTTP_UPLOAD_TIMEOUT_MS). */
+  ESS_HTTP_BODY_TIMEOUT_MS: millis(30_000, 100, 3_600_000),
+  /** Time a client has to send a firmware package (the upload route's body, up to 64 MB). */
+  ESS_HTTP_UPLOAD_TIMEOUT_MS: millis(600_000, 100, 3_600_000),
+  /** An idle keep-alive connection is closed after this; keep it above a load balancer's own idle timeout. */
+  ESS_HTTP_KEEPALIVE_TIMEOUT_MS: millis(72_000, 100, 3_600_000),
+  /** A connection on which nothing moves either way for this long is closed (a request in progress included). */
+  ESS_HTTP_IDLE_TIMEOUT_MS: millis(120_000, 100, 3_600_000),
+  /** A WebSocket (/act/ws, /mqtt) is pinged this often and closed when the previous ping went unanswered. */
+  ESS_WS_PING_MS: millis(30_000, 100, 3_600_000),
+  /** Time a live-push (STOMP) client has to send its CONNECT frame. */
+  ESS_REALTIME_CONNECT_TIMEOUT_MS: millis(10_000, 100, 600_000),
+  /** Time a client of the embedded broker (TCP or WebSocket) has to send its MQTT CONNECT. */
+  ESS_BROKER_CONNECT_TIMEOUT_MS: millis(10_000, 100, 600_000),
+  /** The longest MQTT keep-alive the embedded broker accepts; a CONNECT with 0 (never) or more is refused. */
+  ESS_BROKER_KEEPALIVE_MAX_S: z.coerce
+    .number({ message: "a whole number of seconds from 1 to 65535" })
+    .int("a whole number of seconds from 1 to 65535")
+    .min(1, "a whole number of seconds from 1 to 65535")
+    .max(65_535, "a whole number of seconds from 1 to 65535")
+    .default(600),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
       message: "one of fatal, error, warn, info, debug, trace, silent",
@@ -175,7 +268,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (result.success) return result.data;
   const lines = result.error.issues.map((issue) => {
     const name = String(issue.path[0]);
-    const shown = name.includes("PASSWORD") ? "(hidden)" : JSON.stringify(known[name]);
+    const shown = name.includes("PASSWORD") || name.includes("KEY") ? "(hidden)" : JSON.stringify(known[name]);
     return `${name}=${shown} is not valid: expected ${issue.message}.`;
   });
   throw new ConfigError(lines.join(" "));

@@ -3,6 +3,7 @@ import type { Db, Queryable } from "../db/db.ts";
 import type { Translate } from "../i18n/translator.ts";
 import { insertMenu } from "../modules/menus/menu.repository.ts";
 import { seedFaults } from "./faults.seed.ts";
+import { seedRegions } from "./regions.seed.ts";
 
 /** Marks an item applied; true when it was not applied before (so the caller applies it now). */
 async function applyOnce(tx: Queryable, tenantId: number, item: string): Promise<boolean> {
@@ -107,5 +108,6 @@ export async function seedIdentity(db: Db, tenantId: number, translator: (locale
     await seedRoles(tx, tenantId);
     await seedMenus(tx, tenantId, translator);
     await seedFaults(tx, tenantId);
+    await seedRegions(tx, tenantId);
   });
 }

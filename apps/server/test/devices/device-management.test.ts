@@ -112,7 +112,7 @@ describe("batch import", () => {
     expect(byLine.get(10)).toMatchObject({ ok: false });
     expect(await deviceCount()).toBe((before as number) + 2);
     const two = (await api.get("/admin/lsydevice/page?sn=IMP0002", "acc-D1a")).json().data.records[0];
-    expect(two).toMatchObject({ model: "T12K", phaseType: 2, ratedPower: 11.5, dongleType: 1, batteryType: 1, countryCode: 2 });
+    expect(two).toMatchObject({ model: "H3-12K", phaseType: 2, ratedPower: 11.5, dongleType: 1, batteryType: 1, countryCode: 2 });
     // The rows failed changed nothing: the existing device keeps its name.
     const existing = (await t.db.query<{ name: string }>("SELECT name FROM device WHERE sn = 'ESS00A1'")).rows[0];
     expect(existing?.name).toBe("Garage");
@@ -189,6 +189,69 @@ describe("binding and renaming (spec §6)", () => {
       installerOrgId: world.orgs.get("I2a")?.id,
     });
     expect(foreign.statusCode).toBe(404);
+  });
+
+  it("refuses a second user on a bound device, naming the one bound; a transfer is an unbind then a bind, both logged", async () => {
+    const { data } = (await api.post("/admin/lsydevice/save", "admin", { sn: "ESSBIND2", name: "Bind", model: "H6K" })).json();
+    const u1a = world.users.get("u1a")?.id as number;
+    const u1b = world.users.get("u1b")?.id as number;
+    const bound = (await api.post("/admin/lsydevice/bindUser", "admin", { id: data.id, userId: u1a })).json().data;
+    const second = await api.post("/admin/lsydevice/bindUser", "admin", { id: data.id, userId: u1b });
+    expect(second.statusCode).toBe(400);
+    expect(second.json().msg).toBe("This device is already bound to user u1a: unbind that user first, then bind the new one");
+    const italian = await api.post("/admin/lsydevice/bindUser", "admin", { id: data.id, userId: u1b }, "it");
+    expect(italian.json().msg).toBe(
+      "Questo dispositivo è già associato all'utente u1a: dissocia prima quell'utente, poi associa il nuovo",
+    );
+    // Nothing moved: the device, its binding time and what the first user sees.
+    const info = (await api.get(`/admin/lsydevice/info?id=${data.id}`, "admin")).json().data;
+    expect(info).toMatchObject({ ownerName: "u1a", userBoundAt: bound.userBoundAt });
+    expect((await api.get("/admin/lsydevice/page?sn=ESSBIND2", "u1b")).json().data.total).toBe(0);
+    // The same user again changes nothing.
+    expect((await api.post("/admin/lsydevice/bindUser", "admin", { id: data.id, userId: u1a })).json().data).toMatchObject({
+      ownerName: "u1a",
+      userBoundAt: bound.userBoundAt,
+    });
+
+    await t.db.query("DELETE FROM sys_log");
+    expect((await api.post("/admin/lsydevice/unbindUser", "admin", { id: data.id })).statusCode).toBe(200);
+    expect((await api.post("/admin/lsydevice/bindUser", "admin", { id: data.id, userId: u1b })).json().data).toMatchObject({
+      ownerName: "u1b",
+    });
+    const { rows } = await t.db.query("SELECT operation, status, params->'body' AS body FROM sys_log ORDER BY id");
+    expect(rows).toEqual([
+      { operation: "device.unbindUser", status: 200, body: { id: data.id } },
+      { operation: "device.bindUser", status: 200, body: { id: data.id, userId: u1b } },
+    ]);
+  });
+
+  it("refuses a second installer on a bound device the same way", async () => {
+    const { data } = (await api.post("/admin/lsydevice/save", "admin", { sn: "ESSBIND3", name: "Bind", model: "H6K" })).json();
+    const i1a = world.orgs.get("I1a")?.id as number;
+    const i1b = world.orgs.get("I1b")?.id as number;
+    expect((await api.post("/admin/lsydevice/bindAgent", "admin", { id: data.id, installerOrgId: i1a })).statusCode).toBe(200);
+    const second = await api.post("/admin/lsydevice/bindAgent", "admin", { id: data.id, installerOrgId: i1b }, "es");
+    expect(second.json()).toMatchObject({
+      code: 1,
+      msg: "Este dispositivo ya está vinculado al instalador Company I1a: desvincule primero a ese instalador y después vincule al nuevo",
+    });
+    expect((await api.get(`/admin/lsydevice/info?id=${data.id}`, "admin")).json().data.installerOrgId).toBe(i1a);
+    expect((await api.post("/admin/lsydevice/bindAgent", "admin", { id: data.id, installerOrgId: i1a })).statusCode).toBe(200);
+    expect((await api.post("/admin/lsydevice/unbindAgent", "admin", { id: data.id })).statusCode).toBe(200);
+    const moved = await api.post("/admin/lsydevice/bindAgent", "admin", { id: data.id, installerOrgId: i1b });
+    expect(moved.json().data.installerOrgId).toBe(i1b);
+  });
+
+  it("binds one of two users sent at once, and refuses the other", async () => {
+    const { data } = (await api.post("/admin/lsydevice/save", "admin", { sn: "ESSBIND4", name: "Bind", model: "H6K" })).json();
+    const answers = await Promise.all(
+      ["u1a", "u1b"].map((who) =>
+        api.post("/admin/lsydevice/bindUser", "admin", { id: data.id, userId: world.users.get(who)?.id as number }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 400]);
+    const winner = answers.find((a) => a.statusCode === 200)?.json().data.ownerName;
+    expect((await api.get(`/admin/lsydevice/info?id=${data.id}`, "admin")).json().data.ownerName).toBe(winner);
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readXlsx } from "../../src/modules/devices/xlsx-read.ts";
+import { readWorkbook } from "../../src/workbooks/workbooks.ts";
 import { buildWorld, type World } from "../helpers/channel-world.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 import { worldClient } from "../helpers/world-client.ts";
@@ -36,8 +36,12 @@ describe("a dealer's devices", () => {
     expect(answer.records.map((r: { sn: string }) => r.sn)).toEqual(["dev-1a"]);
     expect(answer.total).toBe(1);
     // Even when it asks for another dealer's organisation or devices by name.
-    const other = (await api.get(`/admin/lsydevice/page?sn=dev-1b&orgId=${world.orgs.get("D1b")?.id}`, "acc-D1a")).json();
-    expect(other.data.total).toBe(0);
+    const byName = (await api.get("/admin/lsydevice/page?sn=dev-1b", "acc-D1a")).json();
+    expect(byName.data.total).toBe(0);
+    // An organisation out of its scope is refused as one that does not exist.
+    const other = await api.get(`/admin/lsydevice/page?sn=dev-1b&orgId=${world.orgs.get("D1b")?.id}`, "acc-D1a");
+    expect(other.statusCode).toBe(404);
+    expect(other.json().data).toBeNull();
     // The distributor above both sees both (and its own installer's device).
     const d1 = (await api.get("/admin/lsydevice/page?size=100&sort=sn&order=asc", "acc-D1")).json().data;
     expect(d1.records.map((r: { sn: string }) => r.sn)).toEqual(["dev-1a", "dev-1b", "dev-1shown"]);
@@ -61,7 +65,7 @@ describe("a dealer's devices", () => {
   it("exports only its own devices", async () => {
     const answer = await api.get("/admin/lsydevice/export", "acc-D1a");
     expect(answer.headers["content-type"]).toContain("spreadsheetml");
-    const rows = await readXlsx(answer.rawPayload);
+    const rows = await readWorkbook(answer.rawPayload);
     // The header and its one device.
     expect(rows).toHaveLength(2);
     expect(rows[1]).toContain("dev-1a");

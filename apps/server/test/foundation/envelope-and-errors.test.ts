@@ -27,11 +27,11 @@ describe("probes", () => {
     brokerUp = true;
     const ready = await t.app.inject({ method: "GET", url: "/readyz" });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: "ready", checks: { database: true, broker: true } });
+    expect(ready.json()).toEqual({ status: "ready", checks: { database: true, broker: true, ingest: true } });
     brokerUp = false;
     const notReady = await t.app.inject({ method: "GET", url: "/readyz" });
     expect(notReady.statusCode).toBe(503);
-    expect(notReady.json()).toEqual({ status: "not ready", checks: { database: true, broker: false } });
+    expect(notReady.json()).toEqual({ status: "not ready", checks: { database: true, broker: false, ingest: true } });
     brokerUp = true;
   });
 

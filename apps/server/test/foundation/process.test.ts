@@ -19,12 +19,20 @@ function expectOneLine(text: string) {
   expect(text).not.toMatch(/\n\s+at /);
 }
 
-describe("start-up failures explain themselves in one line and exit non-zero", () => {
+// Each test starts a console process of its own: on a busy machine its start alone can take tens of seconds.
+describe("start-up failures explain themselves in one line and exit non-zero", { timeout: 90_000 }, () => {
   it("a wrong configuration value", async () => {
     const server = start({ PORT: "seventy", DATA_DIR: tempDataDir() });
     expect(await server.exited()).toBe(1);
     expectOneLine(server.stderr());
     expect(server.stderr()).toContain('PORT="seventy" is not valid: expected an integer port number from 0 to 65535.');
+  });
+
+  it("a production start without the key that seals bank details", async () => {
+    const server = start({ DATA_DIR: tempDataDir(), NODE_ENV: "production" });
+    expect(await server.exited()).toBe(1);
+    expectOneLine(server.stderr());
+    expect(server.stderr()).toContain("ESS_FIELD_KEY is required in production");
   });
 
   it("an unreachable external database", async () => {
@@ -56,7 +64,7 @@ describe("start-up failures explain themselves in one line and exit non-zero", (
   });
 });
 
-describe("a running console", () => {
+describe("a running console", { timeout: 90_000 }, () => {
   const dataDir = tempDataDir();
 
   it("prints the URL and a generated administrator password once, and stops cleanly on Ctrl-C", async () => {

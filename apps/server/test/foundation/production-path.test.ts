@@ -18,7 +18,7 @@ describe.skipIf(!mqttUrl || !databaseUrl)("on external PostgreSQL and an externa
     try {
       expect(runtime.brokerUrl).toBe(mqttUrl);
       const ready = await fetch(`${runtime.url}readyz`);
-      expect(await ready.json()).toEqual({ status: "ready", checks: { database: true, broker: true } });
+      expect(await ready.json()).toEqual({ status: "ready", checks: { database: true, broker: true, ingest: true } });
       const { rows } = await runtime.db.query<{ current_database: string }>("SELECT current_database()");
       expect(rows[0]?.current_database).toMatch(/^ess_test_/);
 

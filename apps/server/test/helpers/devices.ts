@@ -33,3 +33,6 @@ export function testBrokers(): { name: string; env: Record<string, string> }[] {
       : []),
   ];
 }
+
+/** One broker, for files whose subject is not the broker: the external one when TEST_MQTT_URL is set, else the embedded one. */
+export const testBroker = () => testBrokers().slice(-1);

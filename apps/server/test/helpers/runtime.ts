@@ -7,7 +7,10 @@ import { freshDatabaseUrl } from "./test-db.ts";
  * The whole server in-process on free ports: PGlite in a temporary folder, or a fresh database
  * on TEST_DATABASE_URL; the embedded broker unless `mqttUrl` is given.
  */
-export async function startTestRuntime(env: Record<string, string> = {}): Promise<Runtime> {
+export async function startTestRuntime(
+  env: Record<string, string> = {},
+  options: Parameters<typeof startRuntime>[1] = {},
+): Promise<Runtime> {
   const database = await freshDatabaseUrl();
   const config = loadConfig({
     PORT: "0",
@@ -19,11 +22,13 @@ export async function startTestRuntime(env: Record<string, string> = {}): Promis
     // Other features' tests sign in through the API; the captcha has tests of its own.
     // Daily energy within a test's patience (the default merges every 15 s).
     ESS_ENERGY_ROLLUP_MS: "250",
+    // Devices are not asked for their identity settings unless a test is about it (it sends page reads).
+    ESS_IDENTITY_READ_MS: "0",
     ESS_CAPTCHA: "off",
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
-  const runtime = await startRuntime(config);
+  const runtime = await startRuntime(config, options);
   return {
     ...runtime,
     async close() {

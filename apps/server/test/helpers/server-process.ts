@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Injectable } from "./api-caller.ts";
 
 const MAIN = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
 
@@ -48,6 +49,8 @@ export function startServerProcess(env: Record<string, string>): ServerProcess {
       // Daily energy within a test's patience (the default merges every 15 s).
       ESS_ENERGY_ROLLUP_MS: "250",
       ESS_CAPTCHA: "off",
+      // A key of its own in DATA_DIR; a test of the production refusal says NODE_ENV=production.
+      NODE_ENV: "development",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -87,10 +90,33 @@ export function startServerProcess(env: Record<string, string>): ServerProcess {
         timeoutMs,
         "server not ready",
       ),
-    exited: (timeoutMs = 30_000) => timeout(exit, timeoutMs, "server did not exit"),
+    // Before exiting on a start-up failure the console has opened its embedded database and run its
+    // migrations: 15 s on a busy two-core machine, more under heavier load.
+    exited: (timeoutMs = 75_000) => timeout(exit, timeoutMs, "server did not exit"),
     async stop(signal = "SIGINT") {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return timeout(exit, 10_000, "server did not stop");
+    },
+  };
+}
+
+/**
+ * A server process as `inject` sees an app, over real HTTP (for `apiCaller` and the helpers built
+ * on it); `base` is read at each call, so it follows the server across a restart.
+ */
+export function overHttp(base: () => string): Injectable {
+  return {
+    async inject(options: object) {
+      const o = options as { method: string; url: string; payload?: unknown; headers?: Record<string, string> };
+      const raw = Buffer.isBuffer(o.payload);
+      const body = o.payload === undefined ? undefined : raw ? new Uint8Array(o.payload as Buffer) : JSON.stringify(o.payload);
+      const r = await fetch(new URL(o.url, base()), {
+        method: o.method,
+        headers: { ...(body !== undefined && !raw ? { "content-type": "application/json" } : {}), ...o.headers },
+        body,
+      });
+      const text = await r.text();
+      return { statusCode: r.status, json: () => JSON.parse(text) as unknown };
     },
   };
 }

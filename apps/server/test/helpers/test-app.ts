@@ -28,6 +28,8 @@ export async function createTestApp(
     captcha?: boolean;
     /** The 000 repeat guard: off unless a test is about it (tests repeat identical calls on purpose). */
     repeatGuardMs?: number;
+    /** The built console to serve (none unless a test is about it). */
+    webDist?: string;
   } & Pick<AppDeps, "signIn" | "demoMode" | "smsSender" | "socialProviders"> = {},
 ): Promise<TestApp> {
   const db = await createTestDb();
@@ -42,7 +44,7 @@ export async function createTestApp(
     refreshTokenTtlS: 86_400,
     // Off by default so a test that changes the database sees the effect at once.
     sessionCacheS: options.sessionCacheS ?? 0,
-    webDist: null,
+    webDist: options.webDist ?? null,
     checkResponses: true,
     extend: options.extend,
     signIn: { ...options.signIn, captcha: options.captcha ?? false },

@@ -68,7 +68,7 @@ describe("the operation log", () => {
 
   it("pages, filters and deletes lines; staff see the lines of the accounts they see", async () => {
     await post("/admin/lsyuser/edit", "acc-D2", { id: world.users.get("u2a")?.id as number, name: "Renamed" });
-    const mine = (await get("/sys/log/page?operation=endUser&sort=createTime&order=desc", "admin")).json().data;
+    const mine = (await get("/sys/log/page?operation=endUser.edit&sort=createTime&order=desc", "admin")).json().data;
     expect(mine.records[0]).toMatchObject({ operatorName: "acc-D2", operation: "endUser.edit", method: "POST" });
     const engineer = (await get("/sys/log/page?size=500", "engineer")).json().data;
     expect(engineer.total).toBeGreaterThan(0);
@@ -76,6 +76,23 @@ describe("the operation log", () => {
     expect((await post("/sys/log/del", "engineer", { id })).statusCode).toBe(403);
     expect((await post("/sys/log/del", "admin", { id })).statusCode).toBe(200);
     expect((await post("/sys/log/del", "admin", { id })).statusCode).toBe(404);
+  });
+
+  it("filters by one operation exactly and exports the lines with operations named in the reader's language", async () => {
+    await post("/admin/lsyuser/edit", "acc-D2", { id: world.users.get("u2a")?.id as number, name: "Renamed again" });
+    const userEdits = (await get("/sys/log/page?operation=user.edit&size=500", "admin")).json().data;
+    expect(userEdits.records.map((r: { operation: string }) => r.operation)).not.toContain("endUser.edit");
+    const exported = await t.app.inject({
+      method: "GET",
+      url: "/sys/log/export?operation=endUser.edit",
+      headers: { ...bearer(await world.token("admin")), "accept-language": "ja" },
+    });
+    expect(exported.statusCode).toBe(200);
+    const [header, ...lines] = exported.body.trim().split("\r\n");
+    expect(header).toContain("操作");
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toContain("エンドユーザーの変更");
+    expect(exported.body).not.toContain("endUser.edit");
   });
 });
 

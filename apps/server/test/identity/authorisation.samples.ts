@@ -20,6 +20,8 @@ export interface Sample {
 /** Ids the test made before walking (a firmware version for the OTA samples). */
 export const OTA_SAMPLE = { versionId: 0 };
 
+const INTRUSION = { title: "Intrusion", summary: "Intrusion", content: "Intrusion", terminal: "both" };
+
 export const SAMPLES: Record<string, Sample> = {
   "org.info": { byId: { list: "org.page" }, refs: { organisation: (id) => ({ query: { id } }) } },
   "org.save": {
@@ -85,8 +87,9 @@ export const SAMPLES: Record<string, Sample> = {
   "deviceSettings.bulk": {
     refs: { device: (deviceId) => ({ body: { filter: { deviceIds: [deviceId] }, command: 4, queueIfOffline: true } }) },
   },
-  // Its records are filtered by the data scope (settings tests); the bulk id is not a scoped record.
-  "deviceSettings.bulkOutcome": { refs: {} },
+  // The operation is its launcher's; each device's record is also filtered by the device scope.
+  "deviceSettings.bulkOutcome": { refs: { bulk: (bulkId) => ({ query: { bulkId } }) } },
+  "referral.modify": { refs: { referral: (referralCashbackId) => ({ body: { referralCashbackId, cashOutState: 1 } }) } },
   "generator.info": { refs: { device: (deviceId) => ({ query: { deviceId } }) } },
   "generator.operate": {
     refs: {
@@ -170,6 +173,9 @@ export const SAMPLES: Record<string, Sample> = {
       device: (deviceId) => ({
         body: { name: "Intrusion", versionId: OTA_SAMPLE.versionId, times: ["2030-01-01T00:00:00Z"], deviceIds: [deviceId] },
       }),
+      organisation: (orgId) => ({
+        body: { name: "Intrusion", versionId: OTA_SAMPLE.versionId, times: ["2030-01-01T00:00:00Z"], filter: { orgId } },
+      }),
     },
   },
   "ota.info": { byId: { list: "ota.page" }, refs: { campaign: (id) => ({ query: { id } }) } },
@@ -178,4 +184,30 @@ export const SAMPLES: Record<string, Sample> = {
   "ota.resume": { refs: { campaign: (id) => ({ body: { id } }) } },
   "ota.cancel": { refs: { campaign: (id) => ({ body: { id } }) } },
   "realtime.sendReminder": { refs: { user: (userId) => ({ body: { userId, title: "Reminder", content: "Out of scope" } }) } },
+  // Messages: a message out of scope, or an audience (organisation, accounts) out of the sender's scope.
+  "message.info": { byId: { list: "message.page" }, refs: { message: (id) => ({ query: { id } }) } },
+  "message.save": {
+    refs: {
+      organisation: (orgId) => ({ body: { ...INTRUSION, audience: "organisation", orgId } }),
+      user: (userId) => ({ body: { ...INTRUSION, audience: "users", userIds: [userId] } }),
+    },
+  },
+  "message.edit": {
+    refs: {
+      message: (id) => ({ body: { ...INTRUSION, id, audience: "everyone" } }),
+      organisation: (orgId) => ({ body: { ...INTRUSION, id: 1, audience: "organisation", orgId } }),
+      user: (userId) => ({ body: { ...INTRUSION, id: 1, audience: "users", userIds: [userId] } }),
+    },
+  },
+  "message.publish": { refs: { message: (id) => ({ body: { id } }) } },
+  "message.recall": { refs: { message: (id) => ({ body: { id } }) } },
+  "message.del": { refs: { message: (id) => ({ body: { id } }) } },
+  // Feedback: an item of a user out of scope, or an assignee out of scope.
+  "feedback.open": { refs: { feedback: (id) => ({ body: { id } }) } },
+  "feedback.handle": {
+    refs: {
+      feedback: (id) => ({ body: { id, state: 3, reply: "Intrusion" } }),
+      user: (assigneeId) => ({ body: { id: 1, state: 3, assigneeId } }),
+    },
+  },
 };

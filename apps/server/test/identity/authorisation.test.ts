@@ -1,9 +1,10 @@
-import { API, type RouteContract, SCOPED_ENTITIES, type ScopedEntity } from "@ess/contracts";
+import { API, type RouteContract, SCOPED_ENTITIES, type ScopedEntity, type ScopedRef } from "@ess/contracts";
+import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer } from "../helpers/accounts.ts";
 import { buildWorld, type World, type WorldUser } from "../helpers/channel-world.ts";
 import { visibleTo } from "../helpers/scope-oracle.ts";
-import { createTestApp, type TestApp } from "../helpers/test-app.ts";
+import { createTestApp, signIn, type TestApp } from "../helpers/test-app.ts";
 import { OTA_SAMPLE, SAMPLES, type Sample, type SampleIds } from "./authorisation.samples.ts";
 
 /**
@@ -31,8 +32,11 @@ beforeAll(async () => {
     });
   }
   for (const who of world.users.keys()) await world.token(who); // every account signs in: log lines for all
+  await makeBulkOperations();
+  await makeMessagesAndFeedback();
   // A firmware version and one OTA campaign launched in each organisation (and one by the back office).
   const campaignOrgs = await makeCampaigns();
+  const referrals = await makeReferrals();
   const campaignRows = (await t.db.query<{ id: number; org_id: number | null }>("SELECT id, org_id FROM ota_campaign")).rows;
   const ids = async (table: string) =>
     new Set((await t.db.query<{ id: number }>(`SELECT id FROM ${table}`)).rows.map((r) => r.id));
@@ -42,6 +46,13 @@ beforeAll(async () => {
   records.set("log", await ids("sys_log"));
   records.set("cancellation", await ids("account_cancellation"));
   records.set("campaign", await ids("ota_campaign"));
+  records.set("bulk", await ids("device_bulk_operation"));
+  records.set("referral", new Set(referrals.map((r) => r.id)));
+  records.set("message", await ids("message"));
+  records.set("feedback", await ids("feedback"));
+  const messages = (await t.db.query<{ id: number; created_by: number }>("SELECT id, created_by FROM message")).rows;
+  const feedback = (await t.db.query<{ id: number; user_id: number }>("SELECT id, user_id FROM feedback")).rows;
+  const bulks = (await t.db.query<{ id: number; created_by: number }>("SELECT id, created_by FROM device_bulk_operation")).rows;
   const logOperators = (await t.db.query<{ id: number; operator_id: number | null }>("SELECT id, operator_id FROM sys_log")).rows;
   const cancellations = (await t.db.query<{ id: number; user_id: number }>("SELECT id, user_id FROM account_cancellation")).rows;
   for (const user of world.users.values()) {
@@ -59,10 +70,78 @@ beforeAll(async () => {
           .filter((c) => all || (user.type === 1 && c.org_id !== null && campaignOrgs.below(user, c.org_id)))
           .map((c) => c.id),
       ),
+      // Bulk operations: those launched by an account the caller sees.
+      bulk: new Set(bulks.filter((b) => all || v.users.has(b.created_by)).map((b) => b.id)),
+      // Referral cash-backs: those whose referrer or referee is an account the caller sees.
+      referral: new Set(referrals.filter((r) => all || v.users.has(r.referrer) || v.users.has(r.referee)).map((r) => r.id)),
+      // Messages: those sent by an account the caller sees; feedback: that of an account it sees.
+      message: new Set(messages.filter((m) => all || v.users.has(m.created_by)).map((m) => m.id)),
+      feedback: new Set(feedback.filter((f) => all || v.users.has(f.user_id)).map((f) => f.id)),
     });
   }
 }, 120_000);
 afterAll(() => t.close());
+
+/**
+ * Bulk setting operations launched across the world: by the back office, by distributors and a
+ * dealer (their roles are given the bulk permission here) and by an end user, each on its own device.
+ */
+async function makeBulkOperations() {
+  await t.db.query(
+    `INSERT INTO sys_role_permission (role_id, permission)
+     SELECT id, 'device.param.bulk' FROM sys_role WHERE code IN ('DISTRIBUTOR', 'DEALER', 'END_USER') ON CONFLICT DO NOTHING`,
+  );
+  for (const [who, device] of [
+    ["admin", "dev-2x"],
+    ["acc-D1", "dev-1b"],
+    ["acc-D1a", "dev-1a"],
+    ["acc-D2", "dev-2a"],
+    ["u1a", "dev-1a"],
+  ] as const) {
+    const response = await t.app.inject({
+      method: "POST",
+      url: "/admin/param/set/bulk",
+      payload: { filter: { deviceIds: [world.devices.get(device)?.id] }, command: 4, queueIfOffline: true },
+      headers: bearer(await world.token(who)),
+    });
+    if (response.statusCode !== 200) throw new Error(`bulk operation of ${who}: ${response.body}`);
+  }
+}
+
+/**
+ * A referral account for every master end user, and a cash-back for each device an end user owns,
+ * referred by the next end user of the world (often of another branch). Channel roles may change
+ * the cash-out state here, so the walk tries it in every scope.
+ */
+async function makeReferrals() {
+  await t.db.query(
+    `INSERT INTO sys_role_permission (role_id, permission)
+     SELECT id, 'referral.cashOut' FROM sys_role WHERE code IN ('DISTRIBUTOR', 'DEALER') ON CONFLICT DO NOTHING`,
+  );
+  const masters = [...world.users.values()].filter((u) => u.type === 2 && u.master === null);
+  const accounts = new Map<number, number>();
+  for (const [i, user] of masters.entries()) {
+    const row = await t.db.query<{ id: number }>(
+      "INSERT INTO referral_account (tenant_id, user_id, code) VALUES (1, $1, $2) RETURNING id",
+      [user.id, `WALK${String(i).padStart(4, "2")}`],
+    );
+    accounts.set(user.id, row.rows[0]?.id as number);
+  }
+  const made: { id: number; referrer: number; referee: number }[] = [];
+  for (const device of world.devices.values()) {
+    const owner = device.owner ? world.users.get(device.owner) : undefined;
+    if (!owner || owner.master !== null) continue;
+    const referrer = masters[(masters.indexOf(owner) + 1) % masters.length] as WorldUser;
+    if (referrer.id === owner.id) continue;
+    const row = await t.db.query<{ id: number }>(
+      `INSERT INTO referral_cashback (tenant_id, referrer_account_id, referee_account_id, device_id)
+       VALUES (1, $1, $2, $3) RETURNING id`,
+      [accounts.get(referrer.id), accounts.get(owner.id), device.id],
+    );
+    made.push({ id: row.rows[0]?.id as number, referrer: referrer.id, referee: owner.id });
+  }
+  return made;
+}
 
 async function makeCampaigns() {
   const file = await t.db.query<{ id: number }>(
@@ -112,6 +191,33 @@ async function call(contract: RouteContract, who: WorldUser, input: SampleIds) {
   });
 }
 
+/**
+ * A draft message written by the back office and by each distributor and dealer (to everyone they
+ * serve), and one feedback item from each end user, through the API.
+ */
+async function makeMessagesAndFeedback() {
+  const senders = ["admin", "acc-D1", "acc-D1a", "acc-D2", "acc-D2a"];
+  const admin = await signIn(t.app);
+  for (const who of senders) {
+    const response = await t.app.inject({
+      method: "POST",
+      url: "/admin/message/save",
+      payload: { title: `From ${who}`, summary: "Summary", content: "Content", terminal: "both", audience: "everyone" },
+      headers: bearer(who === "admin" ? admin : await world.token(who)),
+    });
+    if (response.statusCode !== 200) throw new Error(`message of ${who}: ${response.body}`);
+  }
+  for (const who of ["u1a", "u1a-sub", "u1b", "u2a"]) {
+    const response = await t.app.inject({
+      method: "POST",
+      url: "/app/feedback/save",
+      payload: { type: 2, content: `From ${who}` },
+      headers: bearer(await world.token(who)),
+    });
+    if (response.statusCode !== 200) throw new Error(`feedback of ${who}: ${response.body}`);
+  }
+}
+
 /** The rows the test must not be able to change: a digest of every scoped table. */
 async function snapshot() {
   const tables = [
@@ -123,6 +229,11 @@ async function snapshot() {
     "sys_role_permission",
     "ota_campaign",
     "device_upgrade",
+    "referral_cashback",
+    "message",
+    "message_recipient",
+    "feedback",
+    "feedback_reply",
   ];
   const parts = await Promise.all(
     tables.map(
@@ -160,7 +271,16 @@ describe("the authorisation of every scoped route", () => {
         expect(response.statusCode, `${id} as ${who.key}: ${response.body.slice(0, 200)}`).toBe(200);
         const allowed = visible.get(who.key)?.[entity] as Set<number>;
         let ids: number[];
-        if (contract.raw)
+        if (contract.raw && String(response.headers["content-type"]).includes("spreadsheetml")) {
+          // A workbook: the first column of every row after the header is the record's id.
+          const book = new ExcelJS.Workbook();
+          await book.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
+          ids = [];
+          book.worksheets[0]?.eachRow((row, n) => {
+            if (n > 1) ids.push(Number(row.getCell(1).value));
+          });
+          expect(ids.every(Number.isInteger), `${id} as ${who.key}: ids in the first column`).toBe(true);
+        } else if (contract.raw)
           ids = response.body
             .replace(/^\uFEFF/, "")
             .trim()
@@ -215,4 +335,52 @@ describe("the authorisation of every scoped route", () => {
       expect(await snapshot(), `${id} changed data it must not reach`).toBe(before);
     },
   );
+
+  // A list's filter that names a record (an organisation, an account) is a reference like any other.
+  it.each(
+    scoped
+      .filter((r) => r.contract.method === "GET" && !SAMPLES[r.id])
+      .flatMap((r) =>
+        ((r.contract.scope as { refs?: readonly ScopedRef[] }).refs ?? [])
+          .filter((ref) => ref.in === "query" && ref.field !== "id")
+          .map((ref) => [`${r.id} ?${ref.field}=`, r, ref] as const),
+      ),
+  )("%s refuses a record outside the caller's scope and filters by one inside", async (_, { id, contract }, ref) => {
+    for (const who of callers()) {
+      const allowed = visible.get(who.key)?.[ref.entity] as Set<number>;
+      const outside = [...(records.get(ref.entity) ?? [])].filter((r) => !allowed.has(r)).slice(0, 2);
+      let permitted = true;
+      for (const record of outside) {
+        const response = await call(contract, who, { query: { [ref.field]: record } });
+        expect([403, 404], `${id} as ${who.key} with ${ref.field}=${record}: ${response.body.slice(0, 200)}`).toContain(
+          response.statusCode,
+        );
+        if (response.statusCode === 403) permitted = false;
+        if (!permitted) break;
+      }
+      const inside = [...allowed][0];
+      if (permitted && inside !== undefined) {
+        const response = await call(contract, who, { query: { [ref.field]: inside } });
+        const lacksPermission =
+          response.statusCode === 403 && response.json().msg === "You do not have permission for this operation";
+        if (!lacksPermission) expect(response.statusCode, `${id} as ${who.key} with its own ${ref.field}=${inside}`).toBe(200);
+      }
+    }
+  });
+
+  it("answers a bulk operation's outcome to those who see its launcher, listing only the devices they see", async () => {
+    let answered = 0;
+    for (const who of callers()) {
+      for (const bulkId of visible.get(who.key)?.bulk ?? []) {
+        const response = await call(API.deviceSettings.bulkOutcome, who, { query: { bulkId } });
+        if (response.statusCode === 403) break;
+        expect(response.statusCode, `bulk ${bulkId} as ${who.key}`).toBe(200);
+        const deviceIds = response.json().data.records.map((r: { deviceId: number }) => r.deviceId);
+        expect(deviceIds.filter((d: number) => !visible.get(who.key)?.device.has(d))).toEqual([]);
+        if (who.type !== 0) answered++;
+      }
+    }
+    // Distributors read their own and their dealer's operations; the dealer and the end user their own.
+    expect(answered).toBeGreaterThanOrEqual(5);
+  });
 });

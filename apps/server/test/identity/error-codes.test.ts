@@ -78,7 +78,7 @@ const cases: Case[] = [
         t.app.inject({
           method: "POST",
           url: "/sys/menu/save",
-          payload: { menuType: "left", label: lang, path: "/x", component: "x" },
+          payload: { menuType: "left", label: lang, path: "/x", component: "x", sort: 1 },
           headers: { ...bearer(token), "accept-language": lang },
         });
       await save();

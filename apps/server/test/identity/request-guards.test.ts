@@ -15,7 +15,7 @@ describe("a repeated identical submission", () => {
     t.app.inject({
       method: "POST",
       url: "/sys/menu/save",
-      payload: { menuType: "left", label, path: "/x", component: "views/x/index" },
+      payload: { menuType: "left", label, path: "/x", component: "views/x/index", sort: 1 },
       headers: { ...bearer(token), "accept-language": lang },
     });
 
@@ -58,7 +58,7 @@ describe("demo mode", () => {
     const refused = await t.app.inject({
       method: "POST",
       url: "/sys/menu/save",
-      payload: { menuType: "left", label: "x", path: "/x" },
+      payload: { menuType: "left", label: "x", path: "/x", component: "views/x/index", sort: 1 },
       headers: { ...bearer(token), "accept-language": "en-US" },
     });
     expect(refused.statusCode).toBe(423);

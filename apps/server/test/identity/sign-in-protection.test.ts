@@ -171,3 +171,70 @@ describe("brute-force protection", () => {
     expect(elsewhere.statusCode).toBe(200);
   });
 });
+
+describe("a wrong current password when changing it counts as a failed sign-in", () => {
+  const signInAs = async (username: string, password: string, ip: string) => {
+    const response = await login({ username, password, ...(await knownCaptcha(`${username}-${ip}-${address}`)) }, ip);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json().data.access_token as string;
+  };
+  const change = (token: string, oldPassword: string, ip: string) =>
+    t.app.inject({
+      method: "POST",
+      url: "/sys/user/password/edit",
+      payload: { oldPassword, newPassword: "Changed2025", confirmPassword: "Changed2025" },
+      remoteAddress: ip,
+      headers: { authorization: `Bearer ${token}`, "accept-language": "en-US" },
+    });
+  const account = async (username: string) =>
+    (
+      await t.db.query("SELECT status, failed_logins, locked_until IS NOT NULL AS locked FROM sys_user WHERE username = $1", [
+        username,
+      ])
+    ).rows[0];
+
+  it("locks the account at the same limit, ending the session that guessed; a right one forgets the failures", async () => {
+    await createAccount(t.db, { username: "ivan", password: "Ivan12345" });
+    const ip = nextAddress();
+    const token = await signInAs("ivan", "Ivan12345", ip);
+    for (const guess of ["Guess1abc", "Guess2abc"]) {
+      const wrong = await change(token, guess, ip);
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().data.fields).toEqual([{ field: "oldPassword", message: "The current password is wrong" }]);
+    }
+    expect(await account("ivan")).toEqual({ status: 0, failed_logins: 2, locked: false });
+    expect((await change(token, "Guess3abc", ip)).statusCode).toBe(400);
+    expect(await account("ivan")).toEqual({ status: 1, failed_logins: 3, locked: true });
+    // The session that guessed is over, and the right password now hears of the lock.
+    expect((await change(token, "Ivan12345", ip)).statusCode).toBe(401);
+    const locked = await login({ username: "ivan", password: "Ivan12345", ...(await knownCaptcha("ivan-locked")) }, ip);
+    expect(locked.json().msg).toBe(
+      "Too many failed sign-ins: the account is locked for 10 more minutes, or until an administrator unlocks it",
+    );
+
+    await createAccount(t.db, { username: "jill", password: "Jill12345" });
+    const jill = await signInAs("jill", "Jill12345", ip);
+    expect((await change(jill, "Guess1abc", ip)).statusCode).toBe(400);
+    expect((await change(jill, "Jill12345", ip)).statusCode).toBe(200);
+    expect(await account("jill")).toEqual({ status: 0, failed_logins: 0, locked: false });
+  });
+
+  it("counts towards the address limit: past it the change is refused (429), and so is sign-in from there", async () => {
+    await createAccount(t.db, { username: "kim", password: "Kim123456" });
+    const ip = nextAddress();
+    const token = await signInAs("kim", "Kim123456", ip);
+    for (const guess of ["Guess1abc", "Guess2abc"]) expect((await change(token, guess, ip)).statusCode).toBe(400);
+    // Six more failures from the address (other accounts) make eight with the two guesses: the limit.
+    for (let i = 0; i < 6; i++) {
+      await login({ username: `nobody-kim${i}`, password: "Wrong12345", ...(await knownCaptcha(`kim-addr-${i}`)) }, ip);
+    }
+    const blocked = await change(token, "Kim123456", ip);
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().errorCode).toBe("429");
+    expect(await account("kim")).toEqual({ status: 0, failed_logins: 2, locked: false });
+    const signIn = await login({ username: "admin", password: ADMIN_PASSWORD, ...(await knownCaptcha("kim-admin")) }, ip);
+    expect(signIn.statusCode).toBe(429);
+    // Elsewhere the right password still changes it.
+    expect((await change(token, "Kim123456", nextAddress())).statusCode).toBe(200);
+  });
+});

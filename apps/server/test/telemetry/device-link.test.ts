@@ -141,22 +141,40 @@ describe.each(testBrokers())("talking to devices through the $name", ({ env }) =
     ]);
   });
 
-  it("shows a device as upgrading while it reports firmware progress", async () => {
+  it("shows a device as upgrading while it reports progress on the console's order, not on an order it does not know", async () => {
     const d = await registerDevice(runtime.db, { sn: uniqueSerial("OTA"), phaseType: 2 });
     serials.push(d.sn);
     const client = await rawDevice(runtime, d);
     try {
-      const progress = (stage: string, percent: number) =>
-        client.publishAsync(`ess/v1/${d.sn}/ota`, JSON.stringify({ v: 1, id: 5, stage, percent }), { qos: 1 });
-      await progress("downloading", 20);
+      const progress = (id: number, stage: string, percent: number) =>
+        client.publishAsync(`ess/v1/${d.sn}/ota`, JSON.stringify({ v: 1, id, stage, percent }), { qos: 1 });
+      // No order of the console out to it: a report changes nothing, the device is just online.
+      await progress(5, "downloading", 20);
+      await expect.poll(online(d.id), { timeout: 5000 }).toBe(1);
+      // The console sends an order under request id 5.
+      const file = await runtime.db.query<{ id: number }>(
+        "INSERT INTO stored_file (tenant_id, name, size, sha256, crc32) VALUES (1, 'mcu.bin', 1, repeat('a', 64), '00000000') RETURNING id",
+      );
+      const version = await runtime.db.query<{ id: number }>(
+        `INSERT INTO firmware_version (tenant_id, type, version_code, version_name, file_id) VALUES (1, 3, '9.99', 'MCU 9.99', $1)
+         RETURNING id`,
+        [file.rows[0]?.id],
+      );
+      await runtime.db.query(
+        `INSERT INTO device_upgrade (tenant_id, device_id, version_id, firmware_type, version_code, request_id, attempts, sent_at, deadline_at)
+         VALUES (1, $1, $2, 3, '9.99', 5, 1, now(), now() + interval '1 hour')`,
+        [d.id, version.rows[0]?.id],
+      );
+      await progress(5, "downloading", 20);
       await expect.poll(online(d.id), { timeout: 5000 }).toBe(2);
-      await progress("succeeded", 100);
+      await progress(5, "succeeded", 100);
       await expect.poll(online(d.id), { timeout: 5000 }).toBe(1);
       const log = await get(`/admin/device/onoffline/page?deviceId=${d.id}&size=10`);
       const records = (log.body.data as unknown as { records: { status: number; reason: string }[] }).records;
       expect(records.map((r) => [r.status, r.reason])).toEqual([
         [1, "upgrade"],
         [2, "upgrade"],
+        [1, "upgrade"],
       ]);
     } finally {
       await client.endAsync();
