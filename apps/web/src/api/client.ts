@@ -108,3 +108,33 @@ export async function call<C extends RouteContract>(
   }
   return body.data as RouteData<C>;
 }
+
+/**
+ * Sends a file as the request body of an upload route (firmware packages, pictures, attachments):
+ * the server sniffs, limits and stores it. Answers the envelope's data; a refusal is an ApiError
+ * carrying the server's field messages (which name the file).
+ */
+export async function uploadFile<T>(url: string, file: File): Promise<T> {
+  const session = sessionStore.get();
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "TENANT-ID": String(PRODUCT.defaultTenantId),
+      "Accept-Language": i18next.language,
+      "Content-Type": "application/octet-stream",
+      ...(session ? { Authorization: `Bearer ${session.access_token}` } : {}),
+    },
+    body: file,
+  });
+  const body = (await response.json().catch(() => null)) as {
+    code?: number;
+    msg?: string;
+    data?: unknown;
+    errorCode?: string;
+  } | null;
+  if (!response.ok || body?.code !== 0) {
+    const fields = (body?.data as { fields?: { field: string; message: string }[] } | null)?.fields ?? [];
+    throw new ApiError(response.status, body?.code ?? 1, body?.errorCode ?? String(response.status), body?.msg ?? "", fields);
+  }
+  return body.data as T;
+}

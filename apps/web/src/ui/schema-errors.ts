@@ -1,4 +1,4 @@
-import { describeIssue } from "@ess/contracts";
+import { fieldProblems } from "@ess/contracts";
 import type { TFunction } from "i18next";
 import type { z } from "zod";
 
@@ -16,11 +16,11 @@ export function schemaErrors(
   const result = schema.safeParse(values, { reportInput: true });
   if (result.success) return [];
   const byField = new Map<string, string>();
-  for (const issue of result.error.issues) {
-    const problem = describeIssue(issue);
+  for (const problem of fieldProblems(schema, result.error.issues, values)) {
     if (byField.has(problem.field)) continue;
     const leaf = problem.field.split(".").at(-1) ?? problem.field;
-    const label = labelOf(problem.field) ?? t(`fields:${leaf}`, { defaultValue: leaf });
+    const label =
+      labelOf(problem.field) ?? (problem.label ? t(problem.label) : t(`fields:${leaf}`, { defaultValue: t("fields:unnamed") }));
     byField.set(problem.field, t(problem.key, { ...problem.values, field: label }));
   }
   return [...byField].map(([field, message]) => ({ name: field.split("."), errors: [message] }));

@@ -118,16 +118,18 @@ function ConsoleFrame() {
           </div>
         )}
         <Layout style={{ background: "transparent", minWidth: 0 }}>
-          <TopBar
-            collapsed={compact ? !overlayOpen : prefs.collapsed}
-            compact={compact}
-            onToggle={() => (compact ? setOverlayOpen(!overlayOpen) : setPreference("collapsed", !prefs.collapsed))}
-            onLock={() => setDialog("lock")}
-            onErrorLog={() => setDialog("errorLog")}
-            onSettings={() => setDialog("settings")}
-            onLogout={logout}
-          />
-          {prefs.show.tag && <TabBar />}
+          <div className="ess-top" data-testid="top-area">
+            <TopBar
+              collapsed={compact ? !overlayOpen : prefs.collapsed}
+              compact={compact}
+              onToggle={() => (compact ? setOverlayOpen(!overlayOpen) : setPreference("collapsed", !prefs.collapsed))}
+              onLock={() => setDialog("lock")}
+              onErrorLog={() => setDialog("errorLog")}
+              onSettings={() => setDialog("settings")}
+              onLogout={logout}
+            />
+            {prefs.show.tag && <TabBar />}
+          </div>
           <Layout.Content className="ess-main" data-testid="main">
             <ErrorBoundary resetKey={location.pathname}>
               <Suspense fallback={<PageLoading />}>

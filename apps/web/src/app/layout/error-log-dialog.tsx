@@ -1,7 +1,10 @@
 import { App, Button, Modal, Space, Table, Typography } from "antd";
+import dayjs from "dayjs";
 import { useTranslation } from "react-i18next";
 import { API } from "../../api/api.ts";
 import { ApiError, call } from "../../api/client.ts";
+import { confirmAction } from "../../ui/confirm.tsx";
+import { formatDateTime } from "../../ui/format/date-time.ts";
 import { type ErrorLogEntry, errorLogStore, useErrorLog } from "../state/error-log.ts";
 
 /** Spec §9: ten entries per page. */
@@ -14,10 +17,8 @@ export function ErrorLogDialog({ open, onClose }: { open: boolean; onClose: () =
   const entries = useErrorLog();
 
   const upload = () =>
-    modal.confirm({
+    confirmAction(modal, t, {
       title: t("errorLog.uploadConfirm"),
-      okText: t("common:actions.ok"),
-      cancelText: t("common:actions.cancel"),
       onOk: async () => {
         const sent = errorLogStore.get();
         try {
@@ -33,10 +34,8 @@ export function ErrorLogDialog({ open, onClose }: { open: boolean; onClose: () =
       },
     });
   const clear = () =>
-    modal.confirm({
+    confirmAction(modal, t, {
       title: t("errorLog.clearConfirm"),
-      okText: t("common:actions.ok"),
-      cancelText: t("common:actions.cancel"),
       onOk: () => {
         errorLogStore.reset();
         message.success(t("errorLog.cleared"));
@@ -91,7 +90,7 @@ export function ErrorLogDialog({ open, onClose }: { open: boolean; onClose: () =
           { title: t("errorLog.type"), dataIndex: "type", width: 90 },
           { title: t("errorLog.url"), dataIndex: "url", ellipsis: true, width: 260 },
           { title: t("errorLog.message"), dataIndex: "message", ellipsis: true },
-          { title: t("errorLog.time"), dataIndex: "time", width: 170 },
+          { title: t("errorLog.time"), dataIndex: "time", width: 170, render: (time: string) => formatDateTime(dayjs(time)) },
         ]}
       />
     </Modal>

@@ -13,7 +13,7 @@ type Item = Required<MenuProps>["items"][number];
 function toItems(nodes: readonly MenuNode[], locale: string): Item[] {
   return nodes.map((n) => {
     const label = (
-      <span key={n.id} data-testid={`menu:${n.path}`}>
+      <span key={n.id} className="ess-menu-label" data-testid={`menu:${n.path}`}>
         {menuLabel(n, locale)}
       </span>
     );

@@ -3,6 +3,7 @@ import { PRODUCT } from "@ess/domain/product.ts";
 import { App, Button, Dropdown, Menu } from "antd";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
+import { confirmAction } from "../../ui/confirm.tsx";
 import { LanguageSelect } from "../../ui/language-select.tsx";
 import { menuLabel, routeOf } from "../menu/menu-tree.ts";
 import { useMenuContext } from "../menu/use-menus.ts";
@@ -82,10 +83,8 @@ export function TopBar(props: TopBarProps) {
             if (key === "errorLog") props.onErrorLog();
             if (key === "settings") props.onSettings();
             if (key === "logout")
-              modal.confirm({
+              confirmAction(modal, t, {
                 title: t("user.logoutConfirm"),
-                okText: t("common:actions.ok"),
-                cancelText: t("common:actions.cancel"),
                 onOk: props.onLogout,
               });
           },

@@ -5,6 +5,8 @@ import {
   DashboardOutlined,
   DatabaseOutlined,
   FileTextOutlined,
+  GiftOutlined,
+  GlobalOutlined,
   HomeOutlined,
   SettingOutlined,
   TeamOutlined,
@@ -31,6 +33,8 @@ const ICONS: Record<string, ReactNode> = {
   database: <DatabaseOutlined />,
   file: <FileTextOutlined />,
   appstore: <AppstoreOutlined />,
+  global: <GlobalOutlined />,
+  gift: <GiftOutlined />,
 };
 
 export function menuIcon(name: string | null, hasChildren: boolean): ReactNode {

@@ -49,7 +49,7 @@ export function useSessionServices() {
         placement: "topRight",
         duration: 0,
         props: {
-          "data-testid": reminder.notice ? `reminder-notice reminder-${reminder.notice.kind}` : "reminder-notice",
+          "data-testid": `reminder-notice${reminder.notice ? ` reminder-${reminder.notice.kind}` : reminder.system ? ` reminder-${reminder.system.kind}` : ""}`,
         } as object,
       });
       // Lists of alarms on screen show the new one without a reload.
@@ -57,9 +57,9 @@ export function useSessionServices() {
         void queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith("crud") });
     };
     void connectReminders((reminder) => {
-      if (!reminder.notice) return show(reminder);
-      // Alarm reminders are worded in the console's language from the alarms labels.
-      void i18next.loadNamespaces("alarms").then(() => show(reminder));
+      if (!reminder.notice && !reminder.system) return show(reminder);
+      // Alarm and system health reminders are worded in the console's language from their labels.
+      void i18next.loadNamespaces(reminder.system ? "health" : "alarms").then(() => show(reminder));
     }).then((s) => {
       if (cancelled) s();
       else stop = s;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addTab, closeAll, closeOthers, closeTab, HOME_TAB, isClosable, type Tab } from "./tabs.ts";
+import { addTab, closeAll, closeOthers, closeTab, HOME_TAB, isClosable, setTabSubject, type Tab } from "./tabs.ts";
 
 const tab = (value: string): Tab => ({ value, query: "", label: { text: value } });
 const paths = (tabs: Tab[]) => tabs.map((t) => t.value);
@@ -34,5 +34,14 @@ describe("tab rules (spec §2)", () => {
   it("close others keeps home and the chosen tab; close all returns to home", () => {
     expect(paths(closeOthers(open, "/b/index"))).toEqual(["/wel/index", "/b/index"]);
     expect(closeAll(open)).toEqual({ tabs: [HOME_TAB], open: HOME_TAB });
+  });
+
+  it("names what a tab's page shows, keeps the name on a second visit, and touches no other tab", () => {
+    const two = [HOME_TAB, tab("/device/details/1"), tab("/device/details/2")];
+    const named = setTabSubject(setTabSubject(two, "/device/details/1", "Demo 1"), "/device/details/2", "ESSDEMO00002");
+    expect(named.map((t) => t.subject)).toEqual([undefined, "Demo 1", "ESSDEMO00002"]);
+    expect(addTab(named, { ...tab("/device/details/1"), query: "?tab=statistics" })[1]?.subject).toBe("Demo 1");
+    // Naming it the same again changes nothing (the same objects: no store update, no render).
+    expect(setTabSubject(named, "/device/details/1", "Demo 1")[1]).toBe(named[1]);
   });
 });

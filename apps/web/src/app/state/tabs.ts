@@ -10,6 +10,8 @@ export interface Tab {
   value: string;
   query: string;
   label: { key: string } | { menuId?: number; text: string };
+  /** What the page shows, when pages of one kind show different things (a device's name or SN). */
+  subject?: string;
 }
 
 /** Spec §2: the home tab is not closable unless configured otherwise. */
@@ -26,6 +28,11 @@ export function addTab(tabs: readonly Tab[], tab: Tab): Tab[] {
   const at = tabs.findIndex((t) => t.value === tab.value);
   if (at === -1) return [...tabs, tab];
   return tabs.map((t, i) => (i === at ? { ...t, query: tab.query, label: tab.label } : t));
+}
+
+/** Names what a tab's page shows (see Tab.subject); other tabs are left as they are. */
+export function setTabSubject(tabs: readonly Tab[], value: string, subject: string): Tab[] {
+  return tabs.map((t) => (t.value === value && t.subject !== subject ? { ...t, subject } : t));
 }
 
 /**

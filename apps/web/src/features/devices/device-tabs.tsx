@@ -1,4 +1,4 @@
-import { CATALOGUE_PAGES } from "@ess/domain";
+import { CATALOGUE_PAGES, isSettingsPage } from "@ess/domain";
 import { lazy } from "react";
 import type { DeviceTab } from "./details/tab-registry.ts";
 
@@ -17,7 +17,11 @@ const pageTab = (page: number, product: "single" | "three", order: number): Devi
   }),
 });
 
-/** The details page's own tabs: information views, one data tab per live page of the product, statistics, on/off-line log. */
+/**
+ * The details page's own tabs: information views, one data tab per live-data page of the product,
+ * statistics, on/off-line log. Settings pages are not data tabs: they are the forms of "Device
+ * settings" (one place each).
+ */
 export const deviceTabs: DeviceTab[] = [
   {
     key: "information",
@@ -33,7 +37,7 @@ export const deviceTabs: DeviceTab[] = [
     permission: "device.telemetry.view",
     component: lazy(() => import("./details/statistics-tab.tsx")),
   },
-  ...CATALOGUE_PAGES.map((p, i) => pageTab(p.page, p.product, 100 + i)),
+  ...CATALOGUE_PAGES.filter((p) => !isSettingsPage(p.page)).map((p, i) => pageTab(p.page, p.product, 100 + i)),
   {
     key: "online-log",
     label: "devices:tabs.onlineLog",

@@ -1,3 +1,4 @@
+import { theme } from "antd";
 import { BarChart, LineChart } from "echarts/charts";
 import { DatasetComponent, GridComponent, LegendComponent, TooltipComponent } from "echarts/components";
 import * as echarts from "echarts/core";
@@ -9,11 +10,20 @@ echarts.use([LineChart, BarChart, GridComponent, LegendComponent, TooltipCompone
 
 export type ChartOption = echarts.EChartsCoreOption;
 
+/** ECharts' own palette after its first colour, whose place the console's theme colour takes. */
+const PALETTE_REST = ["#91cc75", "#fac858", "#ee6666", "#73c0de", "#3ba272", "#fc8452", "#9a60b4", "#ea7ccc"];
+
+/** The series colours of a chart: the theme colour first (an option's own colours win). */
+export const themedOption = (option: ChartOption, primary: string): ChartOption =>
+  option.color ? option : { ...option, color: [primary, ...PALETTE_REST] };
+
 /**
  * A chart from an option object, over `echarts/core` so only the chart kinds registered above
- * reach the bundle. The chart follows its container's size.
+ * reach the bundle. The chart follows its container's size, and its first series the theme colour.
  */
 export function EChart({ option, style, testId }: { option: ChartOption; style?: CSSProperties; testId?: string }) {
+  const { token } = theme.useToken();
+  const primary = token.colorPrimary;
   const host = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
 
@@ -31,8 +41,8 @@ export function EChart({ option, style, testId }: { option: ChartOption; style?:
   }, []);
 
   useEffect(() => {
-    chart.current?.setOption(option, { notMerge: true });
-  }, [option]);
+    chart.current?.setOption(themedOption(option, primary), { notMerge: true });
+  }, [option, primary]);
 
-  return <div ref={host} data-testid={testId} style={{ width: "100%", height: 320, ...style }} />;
+  return <div ref={host} data-testid={testId} data-primary={primary} style={{ width: "100%", height: 320, ...style }} />;
 }

@@ -1,10 +1,11 @@
 import { DownloadOutlined, PlusOutlined, ReloadOutlined } from "@ant-design/icons";
 import { useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Button, Card, Space, Table, type TableColumnsType, Tag } from "antd";
-import dayjs from "dayjs";
 import type { TFunction } from "i18next";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { confirmAction } from "../confirm.tsx";
+import { formatDateTime } from "../format/date-time.ts";
 import { useCan } from "./can.ts";
 import { downloadExport } from "./download.ts";
 import { FormDialog } from "./form-dialog.tsx";
@@ -29,7 +30,7 @@ function cell<R>(column: ColumnDef<R>, record: R, t: TFunction) {
   const value = read(record, column.key);
   if (column.options) return <OptionLabel source={column.options} value={value} />;
   if (value === null || value === undefined || value === "") return "—";
-  if (column.kind === "time") return dayjs(value as string).format("YYYY-MM-DD HH:mm:ss");
+  if (column.kind === "time") return formatDateTime(value as string);
   if (column.kind === "boolean") return <Tag color={value ? "green" : undefined}>{t(value ? "crud:yes" : "crud:no")}</Tag>;
   return String(value);
 }
@@ -59,8 +60,12 @@ export function CrudPage<R extends { id: number }>({ config }: { config: CrudCon
   const refresh = () => void queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith("crud") });
   const [dialog, setDialog] = useState<{ spec: FormSpec<R>; record: R | undefined; key: string } | null>(null);
 
+  const [panel, setPanel] = useState<ReactNode>(null);
+
   const openForm = (key: string, record: R) => {
-    const spec = key === "edit" ? config.edit : config.actions?.find((a) => a.key === key)?.form;
+    const action = config.actions?.find((a) => a.key === key);
+    if (action?.panel) return setPanel(action.panel(record, () => setPanel(null)));
+    const spec = key === "edit" ? config.edit : action?.form;
     if (spec) setDialog({ spec, record, key });
   };
 
@@ -91,10 +96,8 @@ export function CrudPage<R extends { id: number }>({ config }: { config: CrudCon
   const exportRows = () => {
     const spec = config.export;
     if (!spec) return;
-    modal.confirm({
+    confirmAction(modal, t, {
       title: t("crud:confirmExport", { total: shownTotal }),
-      okText: t("crud:confirm"),
-      cancelText: t("crud:cancel"),
       onOk: () =>
         downloadExport(spec.route, list.query, spec.fileName).catch((error: Error) => void message.error(error.message)),
     });
@@ -103,7 +106,7 @@ export function CrudPage<R extends { id: number }>({ config }: { config: CrudCon
   const records = list.page?.records ?? [];
   return (
     <Card data-testid={`${config.id}-page`}>
-      <SearchBar id={config.id} filters={config.filters ?? []} onSearch={list.search} />
+      <SearchBar id={config.id} filters={config.filters ?? []} initialValues={config.initialFilters} onSearch={list.search} />
       <Space style={{ marginBottom: 16 }} wrap>
         {config.create && can(config.create.permission) && (
           <Button
@@ -120,6 +123,7 @@ export function CrudPage<R extends { id: number }>({ config }: { config: CrudCon
             {t("crud:export")}
           </Button>
         )}
+        {config.toolbar?.()}
         <Button icon={<ReloadOutlined />} onClick={() => void list.refetch()} data-testid={`${config.id}-refresh`}>
           {t("crud:refresh")}
         </Button>
@@ -166,8 +170,10 @@ export function CrudPage<R extends { id: number }>({ config }: { config: CrudCon
             setDialog(null);
             refresh();
           }}
+          onRefused={refresh}
         />
       )}
+      {panel}
     </Card>
   );
 }

@@ -1,7 +1,9 @@
 import { Alert, App, Button, Form, Modal } from "antd";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError, call } from "../../api/client.ts";
+import { askConfirm } from "../confirm.tsx";
+import { setFormErrors, useLiveErrors } from "../live-errors.ts";
 import { checkBody, placeErrors } from "./field-errors.ts";
 import { FormFields, twoColumns } from "./form-fields.tsx";
 import type { FormSpec, Values } from "./types.ts";
@@ -53,12 +55,15 @@ export function FormDialog<R>({
   testId,
   onClose,
   onDone,
+  onRefused,
 }: {
   spec: FormSpec<R>;
   record: R | undefined;
   testId: string;
   onClose: () => void;
   onDone: () => void;
+  /** The server refused because of the record's current state (e.g. bound meanwhile): read it again. */
+  onRefused?: () => void;
 }) {
   const { t } = useTranslation(["crud", "fields", "validation"]);
   const { message, modal } = App.useApp();
@@ -67,32 +72,51 @@ export function FormDialog<R>({
   const [sending, setSending] = useState(false);
   const [initial] = useState(() => (spec.initial ?? ((r: R | undefined) => defaultInitial(spec, r)))(record));
 
-  const showErrors = (problems: { field: string; message: string }[]) => {
-    const placed = placeErrors(problems, spec.fields);
-    form.setFields(placed.fields as never);
-    setGeneral(placed.general);
+  const live = useLiveErrors();
+  /** The server's refusals, each kept until its field changes. */
+  const serverErrors = useRef<{ field: string; message: string }[]>([]);
+  /** The fields whose refusals are on screen now (cleared when no longer refused). */
+  const shownFields = useRef<string[]>([]);
+
+  const bodyOf = () => (spec.toBody ?? defaultBody)(dropEmpty(form.getFieldsValue(true)) as Values, record);
+
+  /**
+   * Checks the whole body with the route's schema on every change and shows the refusals of the
+   * fields the user changed (all of them after Save), so a message appears while typing and goes
+   * away as soon as the value is fixed.
+   */
+  const showErrors = (all: boolean) => {
+    const problems = checkBody(spec.schema, bodyOf(), t, spec.fields);
+    const placed = placeErrors([...problems, ...serverErrors.current], spec.fields);
+    const byField = live.visible(placed.fields.map((f) => ({ field: f.name.join("."), message: f.errors[0] ?? "" })));
+    setFormErrors(form as never, shownFields, byField);
+    if (all) setGeneral(placed.general);
+    return problems;
+  };
+
+  const onValuesChange = (changed: Values) => {
+    live.onValuesChange(changed);
+    const changedNames = spec.fields.map((f) => f.name).filter((name) => readPath(changed, name) !== undefined);
+    serverErrors.current = serverErrors.current.filter(
+      (e) => !changedNames.some((n) => e.field === n || e.field.startsWith(`${n}.`)),
+    );
+    // The set-up runs after antd stored the value; the check reads the form's values.
+    queueMicrotask(() => showErrors(false));
   };
 
   const submit = async () => {
-    const values = dropEmpty(form.getFieldsValue(true)) as Values;
-    const body = (spec.toBody ?? defaultBody)(values, record);
-    // Clear the last round's messages: only what is still wrong shows.
-    form.setFields(spec.fields.map((f) => ({ name: f.name.split("."), errors: [] })) as never);
+    const body = bodyOf();
+    live.submit();
+    serverErrors.current = [];
     setGeneral([]);
-    const problems = checkBody(spec.schema, body, t, spec.fields);
-    if (problems.length > 0) return showErrors(problems);
+    const problems = showErrors(true);
+    if (problems.length > 0) return;
     if (spec.confirm) {
       const question = t(spec.confirm, (record ?? {}) as Values);
-      const agreed = await new Promise<boolean>((resolve) =>
-        modal.confirm({
-          title: question,
-          okText: t("crud:confirm"),
-          cancelText: t("crud:cancel"),
-          okButtonProps: { "data-testid": `${testId}-confirm-ok` } as never,
-          onOk: () => resolve(true),
-          onCancel: () => resolve(false),
-        }),
-      );
+      const agreed = await askConfirm(modal, t, {
+        title: question,
+        okButtonProps: { "data-testid": `${testId}-confirm-ok` } as never,
+      });
       if (!agreed) return;
     }
     setSending(true);
@@ -102,8 +126,11 @@ export function FormDialog<R>({
       onDone();
       spec.onAnswer?.(answer, record);
     } catch (error) {
-      if (error instanceof ApiError && error.fields.length > 0) showErrors(error.fields);
-      else setGeneral([(error as Error).message]);
+      if (error instanceof ApiError && error.fields.length > 0) {
+        serverErrors.current = error.fields;
+        showErrors(true);
+      } else setGeneral([(error as Error).message]);
+      if (error instanceof ApiError && error.fields.length === 0) onRefused?.();
     } finally {
       setSending(false);
     }
@@ -130,7 +157,14 @@ export function FormDialog<R>({
         {spec.intro && (
           <Alert type="warning" showIcon title={t(spec.intro, (record ?? {}) as Values)} style={{ marginBottom: 16 }} />
         )}
-        <Form<Values> form={form} layout="vertical" initialValues={initial} name={testId} onFinish={() => void submit()}>
+        <Form<Values>
+          form={form}
+          layout="vertical"
+          initialValues={initial}
+          name={testId}
+          onFinish={() => void submit()}
+          onValuesChange={onValuesChange}
+        >
           <div style={twoColumns(spec.fields) ? { display: "grid", gridTemplateColumns: "1fr 1fr", columnGap: 16 } : undefined}>
             <FormFields fields={spec.fields} prefix={testId} />
           </div>

@@ -28,7 +28,8 @@
  * done by the server (`current`, `size`, `sort`, `order`); labels `fields:<name>` unless given;
  * buttons only for holders of their permission; delete, export and any action with `confirm`
  * ask first; dialogs check the body with the route's zod schema (the server's own rules and
- * wording) before sending, and put the server's field-named refusals on their fields. Field kinds:
+ * wording) on every change — a refusal shows at its field while typing and goes once fixed —
+ * and put the server's field-named refusals on their fields. Field kinds:
  * text, password, textarea, number, switch, select, multiSelect, timeZone, tree, dateRange.
  * Each input is inside `data-testid="field-<name>"` (its refusal included) and has the test id
  * `<dialog test id>-<name>`; dialogs are `<id>-create-dialog`, `<id>-edit-dialog`, `<id>-<action>-dialog`;

@@ -1,7 +1,8 @@
 import { DownOutlined } from "@ant-design/icons";
-import { App, Button, Dropdown, Space } from "antd";
+import { App, Button, Dropdown, Space, Tooltip, Typography } from "antd";
 import type { TFunction } from "i18next";
 import { call } from "../../api/client.ts";
+import { confirmAction } from "../confirm.tsx";
 import { useCan } from "./can.ts";
 import type { CrudConfig, RowAction } from "./types.ts";
 
@@ -40,10 +41,8 @@ export function RowActions<R extends { id: number }>({
       }
     };
     if (!action.confirm) return void run();
-    modal.confirm({
+    confirmAction(modal, t, {
       title: t(text(action.confirm, record), values),
-      okText: t("crud:confirm"),
-      cancelText: t("crud:cancel"),
       okButtonProps: { danger: action.danger },
       onOk: run,
     });
@@ -72,32 +71,54 @@ export function RowActions<R extends { id: number }>({
   const primary = config.rowButtons;
   const buttons = primary ? shown.filter((a) => primary.includes(a.key)) : shown;
   const more = primary ? shown.filter((a) => !primary.includes(a.key)) : [];
-  const act = (action: RowAction<R>) => (action.form ? openForm(action.key, record) : confirmRun(action));
+  const act = (action: RowAction<R>) => (action.form || action.panel ? openForm(action.key, record) : confirmRun(action));
   return (
     <Space size={0} wrap>
-      {buttons.map((action) => (
-        <Button
-          key={action.key}
-          type="link"
-          size="small"
-          danger={action.danger}
-          data-testid={`${config.id}-${action.key}`}
-          onClick={() => act(action)}
-        >
-          {t(text(action.label, record))}
-        </Button>
-      ))}
+      {buttons.map((action) => {
+        const reason = action.unavailable?.(record);
+        return (
+          <Tooltip key={action.key} title={reason ? t(reason) : undefined}>
+            <Button
+              type="link"
+              size="small"
+              danger={action.danger}
+              disabled={reason !== undefined}
+              data-testid={`${config.id}-${action.key}`}
+              onClick={() => act(action)}
+            >
+              {t(text(action.label, record))}
+            </Button>
+          </Tooltip>
+        );
+      })}
       {more.length > 0 && (
         <Dropdown
           trigger={["click"]}
           menu={{
-            items: more.map((action) => ({
-              key: action.key,
-              danger: action.danger,
-              // The same test id as the button it would otherwise be.
-              label: <span data-testid={`${config.id}-${action.key}`}>{t(text(action.label, record))}</span>,
-              onClick: () => act(action),
-            })),
+            items: more.map((action) => {
+              const reason = action.unavailable?.(record);
+              return {
+                key: action.key,
+                danger: action.danger,
+                disabled: reason !== undefined,
+                // The same test id as the button it would otherwise be; the reason under a refused one.
+                label: (
+                  <span data-testid={`${config.id}-${action.key}`}>
+                    {t(text(action.label, record))}
+                    {reason && (
+                      <Typography.Text
+                        type="secondary"
+                        style={{ display: "block", fontSize: 12 }}
+                        data-testid={`${config.id}-${action.key}-reason`}
+                      >
+                        {t(reason)}
+                      </Typography.Text>
+                    )}
+                  </span>
+                ),
+                onClick: () => act(action),
+              };
+            }),
           }}
         >
           <Button type="link" size="small" data-testid={`${config.id}-more`}>

@@ -97,11 +97,18 @@ export interface RowAction<R> {
   label: string | ((record: R) => string);
   permission?: PermissionId;
   visible?: (record: R) => boolean;
+  /**
+   * Why the row cannot do this now (an i18n key), or undefined when it can: the action is shown
+   * but not offered, with the reason beside it, so the user learns it before opening a form.
+   */
+  unavailable?: (record: R) => string | undefined;
   danger?: boolean;
   /** i18n key of the question; interpolated with the row's fields. */
   confirm?: string | ((record: R) => string);
   run?: (record: R) => Promise<unknown>;
   form?: FormSpec<R>;
+  /** A dialog of the screen's own for the row (prices, the row's devices); `close` ends it. */
+  panel?: (record: R, close: () => void) => ReactNode;
   /** i18n key of the message after success; default `crud:done`. */
   success?: string;
   /** Receives what `run` answered, after success. */
@@ -134,6 +141,8 @@ export interface CrudConfig<R extends { id: number }> {
   /** Query values always sent (a screen showing one user type). */
   baseQuery?: Values;
   filters?: FieldDef[];
+  /** Filter values the screen opens with (a link's drill-down), shown in the search bar's inputs. */
+  initialFilters?: Values;
   columns: ColumnDef<R>[];
   create?: FormSpec<R>;
   edit?: FormSpec<R>;
@@ -150,6 +159,8 @@ export interface CrudConfig<R extends { id: number }> {
    * row's "more" menu. Without it every action is a button.
    */
   rowButtons?: readonly string[];
+  /** Buttons of the screen's own in the toolbar, after create and export. */
+  toolbar?: () => ReactNode;
   /** Reloads the list this often (ms) while it is shown: progress that moves on the server. */
   refetchMs?: number;
 }

@@ -19,7 +19,11 @@ export interface ListState {
  * per query so paging back is instant.
  */
 export function useCrudList<R extends { id: number }>(config: CrudConfig<R>) {
-  const [state, setState] = useState<ListState>({ current: 1, size: 10, filters: {} });
+  const [state, setState] = useState<ListState>(() => ({
+    current: 1,
+    size: 10,
+    filters: filterQuery(config.filters ?? [], config.initialFilters ?? {}),
+  }));
   const query: Values = config.tree
     ? { ...config.baseQuery }
     : {

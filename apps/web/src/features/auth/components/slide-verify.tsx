@@ -1,5 +1,6 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { Alert, Button, Skeleton } from "antd";
+import Alert from "antd/es/alert";
+import Button from "antd/es/button";
 import { type KeyboardEvent, type PointerEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { API } from "../../../api/api.ts";
@@ -68,7 +69,14 @@ export function SlideVerify({ onVerified }: Props) {
     }
   };
 
-  if (!data) return <Skeleton.Image active style={{ width: 300, height: 150 }} />;
+  // A grey box of the picture's size while it loads (antd's Skeleton would weigh on the sign-in page).
+  if (!data)
+    return (
+      <div
+        aria-busy="true"
+        style={{ width: 300, maxWidth: "100%", height: 150, borderRadius: 6, background: "rgba(0,0,0,0.06)" }}
+      />
+    );
   const error = check.error instanceof ApiError ? check.error.message : null;
   return (
     <div data-testid="slide-verify" style={{ width: data.width, maxWidth: "100%" }}>

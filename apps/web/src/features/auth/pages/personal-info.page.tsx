@@ -2,12 +2,15 @@ import { passwordChange } from "@ess/contracts";
 import { PRODUCT } from "@ess/domain/product.ts";
 import { useMutation } from "@tanstack/react-query";
 import { Alert, App, Button, Card, Descriptions, Form, Input, Space, Tag } from "antd";
+import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { API } from "../../../api/api.ts";
 import { ApiError, call } from "../../../api/client.ts";
 import { sessionStore, useSession } from "../../../app/session.ts";
+import { setFormErrors, useLiveErrors } from "../../../ui/live-errors.ts";
 import { schemaErrors } from "../../../ui/schema-errors.ts";
+import { ProfileForm } from "../components/profile-form.tsx";
 
 interface PasswordForm {
   oldPassword: string;
@@ -25,6 +28,8 @@ export default function PersonalInfoPage() {
   const session = useSession();
   const navigate = useNavigate();
   const [form] = Form.useForm<PasswordForm>();
+  const live = useLiveErrors();
+  const shown = useRef<string[]>([]);
   const forced = session?.sfFirst ?? false;
   const info = session?.userInfo;
 
@@ -33,21 +38,30 @@ export default function PersonalInfoPage() {
     onSuccess: () => {
       void message.success(t("password.changed"));
       form.resetFields();
+      live.reset();
+      setFormErrors(form as never, shown, {});
       sessionStore.passwordChanged();
       if (forced) void navigate(PRODUCT.homePath, { replace: true });
     },
     onError: (error) => {
       if (error instanceof ApiError && error.fields.length > 0) {
-        form.setFields(error.fields.map((f) => ({ name: f.field as keyof PasswordForm, errors: [f.message] })));
+        setFormErrors(form as never, shown, Object.fromEntries(error.fields.map((f) => [f.field, f.message])));
       }
     },
   });
 
+  /** The shared schema's refusals, shown at the fields the user changed (all after Submit). */
+  const check = () => {
+    const problems = schemaErrors(passwordChange, form.getFieldsValue(true), t).map((p) => ({
+      field: p.name.join("."),
+      message: p.errors[0] ?? "",
+    }));
+    setFormErrors(form as never, shown, live.visible(problems));
+    return problems;
+  };
   const submit = (values: PasswordForm) => {
-    const problems = schemaErrors(passwordChange, values, t);
-    // The password form's fields are flat: a problem's path is the field's name.
-    if (problems.length > 0)
-      return form.setFields(problems.map((p) => ({ name: p.name.join(".") as keyof PasswordForm, errors: p.errors })));
+    live.submit();
+    if (check().length > 0) return;
     change.mutate(values);
   };
   const refused = change.error instanceof ApiError && change.error.fields.length === 0 ? change.error.message : null;
@@ -58,9 +72,8 @@ export default function PersonalInfoPage() {
         {forced && <Alert type="warning" showIcon title={t("password.mustChange")} data-testid="password-forced" />}
         {info && (
           <Card title={t("info.title")}>
-            <Descriptions column={1} size="small">
-              <Descriptions.Item label={t("fields:username")}>{info.user.username}</Descriptions.Item>
-              <Descriptions.Item label={t("fields:name")}>{info.user.name}</Descriptions.Item>
+            {!forced && <ProfileForm />}
+            <Descriptions column={1} size="small" style={{ marginTop: forced ? 0 : 24 }}>
               <Descriptions.Item label={t("fields:userType")}>
                 {t(`enums:userTypeFilter.${info.user.userType}`)}
               </Descriptions.Item>
@@ -74,7 +87,17 @@ export default function PersonalInfoPage() {
           </Card>
         )}
         <Card title={t("password.title")}>
-          <Form<PasswordForm> form={form} layout="vertical" onFinish={submit} requiredMark style={{ maxWidth: 360 }}>
+          <Form<PasswordForm>
+            form={form}
+            layout="vertical"
+            onFinish={submit}
+            onValuesChange={(changed) => {
+              live.onValuesChange(changed);
+              check();
+            }}
+            requiredMark
+            style={{ maxWidth: 360 }}
+          >
             <Form.Item name="oldPassword" label={t("fields:oldPassword")} required>
               <Input.Password autoComplete="current-password" data-testid="old-password" />
             </Form.Item>

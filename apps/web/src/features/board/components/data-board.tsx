@@ -1,11 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { Alert, Card, Col, Row, Spin, Statistic, Table } from "antd";
+import dayjs from "dayjs";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { API } from "../../../api/api.ts";
 import { call } from "../../../api/client.ts";
 import { type ChartOption, EChart } from "../../../ui/charts/echart.tsx";
+import { formatInstant } from "../../../ui/format/date-time.ts";
 
 /** Where the device list is in the default menu; the board's counts open it filtered. */
 const DEVICE_LIST = "/device/list/index";
@@ -17,23 +19,27 @@ const DEVICE_LIST = "/device/list/index";
  * works it out over the caller's own scope, so every role sees its own board.
  */
 export function DataBoard() {
-  const { t } = useTranslation(["board", "enums"]);
+  const { t, i18n } = useTranslation(["board", "enums"]);
   const board = useQuery({ queryKey: ["board"], queryFn: () => call(API.board.total), refetchInterval: 60_000 });
   const byMonth = board.data?.installations.byMonth;
   const option = useMemo<ChartOption>(
     () => ({
       tooltip: { trigger: "axis" },
       grid: { left: 40, right: 20, bottom: 30, top: 20 },
-      xAxis: { type: "category", data: (byMonth ?? []).map((m) => m.month) },
+      xAxis: {
+        type: "category",
+        data: (byMonth ?? []).map((m) => formatInstant(dayjs(`${m.month}-01`), "month", { locale: i18n.language })),
+      },
       yAxis: { type: "value", minInterval: 1 },
       series: [{ name: t("installations.count"), type: "bar", data: (byMonth ?? []).map((m) => m.count) }],
     }),
-    [byMonth, t],
+    [byMonth, t, i18n.language],
   );
   if (board.isPending) return <Spin data-testid="board-loading" />;
   if (board.error) return <Alert type="error" showIcon title={(board.error as Error).message} />;
   const b = board.data;
-  const kwh = (v: number) => `${v.toLocaleString()} kWh`;
+  const number = (v: number) => v.toLocaleString(i18n.language, { maximumFractionDigits: 2 });
+  const kwh = (v: number) => `${number(v)} kWh`;
   const watts = (v: number) => `${(v / 1000).toFixed(2)} kW`;
   const figure = (key: string, title: string, value: string, link?: string) => (
     <Col xs={12} md={8} xl={6} key={key}>
@@ -57,7 +63,7 @@ export function DataBoard() {
         {figure("today-sell", t("today.sell"), kwh(b.today.sell))}
         {figure("total-sell", t("total.sell"), kwh(b.total.sell))}
         {figure("total-load", t("total.load"), kwh(b.total.load))}
-        {figure("co2", t("co2"), `${b.co2Kg.toLocaleString()} kg`)}
+        {figure("co2", t("co2"), `${number(b.co2Kg)} kg`)}
       </Row>
       <Row gutter={[16, 16]}>
         {figure("devices-all", t("devices.all"), String(b.devices.all), DEVICE_LIST)}

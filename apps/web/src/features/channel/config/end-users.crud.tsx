@@ -3,6 +3,9 @@ import { USER_STATUS } from "@ess/domain";
 import { API } from "../../../api/api.ts";
 import { call } from "../../../api/client.ts";
 import { defineCrud, type FieldDef } from "../../../ui/crud/index.ts";
+import { DefaultPricesButton } from "../components/default-prices-button.tsx";
+import { UserDevicesDialog } from "../components/user-devices-dialog.tsx";
+import { UserPricesDialog } from "../components/user-prices-dialog.tsx";
 import { masterUserOptions, orgOptions } from "../options.ts";
 
 const statusOptions = { values: [USER_STATUS.normal, USER_STATUS.locked], labelKey: "enums:userStatus" };
@@ -65,6 +68,19 @@ export const endUsersCrud = defineCrud<EndUser>({
     fields: details,
   },
   actions: [
+    // Spec §2 Ordinary-user screen: the user's prices (purchase and sale periods) and devices.
+    {
+      key: "prices",
+      label: "channel:prices.action",
+      permission: "tariff.view",
+      panel: (u, close) => <UserPricesDialog user={u} onClose={close} />,
+    },
+    {
+      key: "devices",
+      label: "channel:devices.action",
+      permission: "device.view",
+      panel: (u, close) => <UserDevicesDialog user={u} onClose={close} />,
+    },
     {
       key: "lock",
       label: (u) => (locked(u) ? "crud:unlock" : "crud:lock"),
@@ -75,5 +91,7 @@ export const endUsersCrud = defineCrud<EndUser>({
     },
   ],
   remove: { route: API.endUser.del, permission: "enduser.edit", confirm: "channel:screen.confirmDeleteEndUser" },
-  actionsWidth: 200,
+  toolbar: () => <DefaultPricesButton />,
+  rowButtons: ["edit", "prices", "devices"],
+  actionsWidth: 260,
 });

@@ -1,5 +1,6 @@
 import { Alert, Descriptions, Flex } from "antd";
 import { useTranslation } from "react-i18next";
+import { formatDateTime } from "../../../ui/format/date-time.ts";
 import type { DeviceTabProps } from "../../devices/details/tab-registry.ts";
 import { LiveQuantities } from "./live-quantities.tsx";
 import { PageReadPanel } from "./page-read-panel.tsx";
@@ -9,8 +10,8 @@ import { PageReadPanel } from "./page-read-panel.tsx";
  * the device reports, through the gateway's pushes) and a read of any live page of the device.
  */
 export default function LiveTab({ device, live }: DeviceTabProps) {
-  const { t, i18n } = useTranslation(["deviceLive"]);
-  const time = (ms: number | null | undefined) => (ms ? new Date(ms).toLocaleString(i18n.language) : "—");
+  const { t } = useTranslation(["deviceLive"]);
+  const time = (ms: number | null | undefined) => formatDateTime(ms);
   const offline = (live?.onlineStatus ?? device.onlineStatus) === 0;
   return (
     <Flex vertical gap={12} data-testid="device-live">

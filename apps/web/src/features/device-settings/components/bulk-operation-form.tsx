@@ -4,7 +4,10 @@ import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { API } from "../../../api/api.ts";
 import { ApiError, call } from "../../../api/client.ts";
+import { askConfirm } from "../../../ui/confirm.tsx";
+import { useRegisterFormat } from "../../device-live/components/page-read-panel.tsx";
 import { useMyRights } from "../hooks/use-device-settings.ts";
+import { settingProblemText } from "../setting-problem.ts";
 import { SettingField } from "./setting-field.tsx";
 
 type Product = "single" | "three";
@@ -27,7 +30,8 @@ const settableOf = (product: Product) =>
  * number of devices. The server checks everything again and answers the operation's id.
  */
 export function BulkOperationForm({ deviceIds, onSent }: { deviceIds: number[]; onSent: (bulkId: number) => void }) {
-  const { t } = useTranslation(["bulk", "settings", "registers", "enums", "deviceLive", "validation", "errors"]);
+  const { t } = useTranslation(["bulk", "settings", "registers", "enums", "deviceLive", "validation", "errors", "fields"]);
+  const format = useRegisterFormat();
   const { modal } = App.useApp();
   const [form] = Form.useForm<Record<string, number | string | null>>();
   const [kind, setKind] = useState<Kind>("setting");
@@ -63,12 +67,24 @@ export function BulkOperationForm({ deviceIds, onSent }: { deviceIds: number[]; 
     if (value === null || value === undefined || value === "") return t("bulk:operation.valueRequired");
     const problems = checkSettingChange(product, {}, { [register.id]: value });
     if (problems[0]) {
-      const text = t(problems[0].key, problems[0].values);
+      const text = settingProblemText(t, problems[0]);
       form.setFields([{ name: register.id, errors: [text] }]);
       return text;
     }
     const label = t(`registers:${register.id}`, { defaultValue: register.id });
-    return { body: { values: { [register.id]: value } }, what: `${label} → ${value} ${register.unit}`.trim() };
+    return { body: { values: { [register.id]: value } }, what: `${label} → ${format(register.id, value)}` };
+  };
+
+  /** The value's refusal at its field while typing; gone once the value is fixed. */
+  const checkValue = () => {
+    if (!register) return;
+    const value = form.getFieldValue(register.id) as number | string | null | undefined;
+    const problem =
+      value === null || value === undefined || value === ""
+        ? undefined
+        : checkSettingChange(product, {}, { [register.id]: value })[0];
+    form.setFields([{ name: register.id, errors: problem ? [settingProblemText(t, problem)] : [] }]);
+    if (!problem) setError(null);
   };
 
   const send = async () => {
@@ -76,16 +92,11 @@ export function BulkOperationForm({ deviceIds, onSent }: { deviceIds: number[]; 
     if (register) form.setFields([{ name: register.id, errors: [] }]);
     const prepared = prepare();
     if (typeof prepared === "string") return setError(prepared);
-    const agreed = await new Promise<boolean>((resolve) =>
-      modal.confirm({
-        title: t("bulk:operation.confirm", { what: prepared.what, count: deviceIds.length }),
-        okText: t("bulk:operation.confirmOk"),
-        cancelText: t("bulk:operation.cancel"),
-        okButtonProps: { "data-testid": "bulk-confirm-ok" } as never,
-        onOk: () => resolve(true),
-        onCancel: () => resolve(false),
-      }),
-    );
+    const agreed = await askConfirm(modal, t, {
+      title: t("bulk:operation.confirm", { what: prepared.what, count: deviceIds.length }),
+      okText: t("bulk:operation.confirmOk"),
+      okButtonProps: { "data-testid": "bulk-confirm-ok" } as never,
+    });
     if (!agreed) return;
     setSending(true);
     try {
@@ -101,7 +112,7 @@ export function BulkOperationForm({ deviceIds, onSent }: { deviceIds: number[]; 
   };
 
   return (
-    <Form form={form} layout="vertical" data-testid="bulk-operation" style={{ maxWidth: 720 }}>
+    <Form form={form} layout="vertical" data-testid="bulk-operation" style={{ maxWidth: 720 }} onValuesChange={checkValue}>
       <Form.Item label={t("bulk:operation.kind")}>
         <Radio.Group
           value={kind}

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { API } from "../../../api/api.ts";
 import { ApiError, call } from "../../../api/client.ts";
+import { formatDateTime } from "../../../ui/format/date-time.ts";
 import { STATE_COLOUR } from "./write-records.tsx";
 
 const POLL_MS = 2000;
@@ -15,7 +16,7 @@ const unfinished = (counts: Record<string, number>) => (counts.queued ?? 0) + (c
  * counts by state and each device's record with the device's (translated) reason for a refusal.
  */
 export function BulkOutcome({ bulkId }: { bulkId: number }) {
-  const { t, i18n } = useTranslation(["bulk", "settings", "errors"]);
+  const { t } = useTranslation(["bulk", "settings", "errors"]);
   const [page, setPage] = useState({ current: 1, size: 20 });
   const outcome = useQuery({
     queryKey: ["bulk-outcome", bulkId, page],
@@ -70,7 +71,7 @@ export function BulkOutcome({ bulkId }: { bulkId: number }) {
           {
             title: t("bulk:outcome.finishedAt"),
             dataIndex: "finishedAt",
-            render: (ms: number | null) => (ms === null ? "—" : new Date(ms).toLocaleString(i18n.language)),
+            render: (ms: number | null) => formatDateTime(ms),
           },
         ]}
       />

@@ -3,6 +3,7 @@ import { App, Button } from "antd";
 import { useTranslation } from "react-i18next";
 import { API } from "../../../api/api.ts";
 import { ApiError, call } from "../../../api/client.ts";
+import { confirmAction } from "../../../ui/confirm.tsx";
 import { useCan } from "../../../ui/crud/index.ts";
 
 /**
@@ -30,12 +31,11 @@ export function ClearProfitButton({ deviceId }: { deviceId: number }) {
       loading={clear.isPending}
       data-testid="clear-profit"
       onClick={() =>
-        modal.confirm({
+        confirmAction(modal, t, {
           title: t("tariffs:clearProfit.confirm"),
           content: t("tariffs:clearProfit.warning"),
           okText: t("tariffs:clearProfit.ok"),
           okButtonProps: { danger: true, "data-testid": "clear-profit-ok" } as never,
-          cancelText: t("tariffs:clearProfit.cancel"),
           onOk: () => clear.mutate(),
         })
       }

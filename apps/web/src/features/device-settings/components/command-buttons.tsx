@@ -1,8 +1,9 @@
 import { ENUMS } from "@ess/domain";
-import { Button, Popconfirm, Space } from "antd";
+import { Button, Space } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../api/client.ts";
+import { ConfirmPopover } from "../../../ui/confirm.tsx";
 import { useSendCommand } from "../hooks/use-device-settings.ts";
 import { ClearProfitButton } from "./clear-profit-button.tsx";
 import { type Outcome, OutcomeAlert } from "./outcome-alert.tsx";
@@ -24,7 +25,7 @@ export function CommandButtons({ deviceId }: { deviceId: number }) {
     <Space direction="vertical" style={{ width: "100%" }}>
       <Space wrap>
         {ENUMS.deviceCommand.values.map((c) => (
-          <Popconfirm
+          <ConfirmPopover
             key={c}
             title={t("settings:commands.confirm", { command: t(`enums:deviceCommand.${c}`) })}
             onConfirm={() => void run(c)}
@@ -32,7 +33,7 @@ export function CommandButtons({ deviceId }: { deviceId: number }) {
             <Button danger={c === 1 || c === 5} data-testid={`command-${c}`}>
               {t(`enums:deviceCommand.${c}`)}
             </Button>
-          </Popconfirm>
+          </ConfirmPopover>
         ))}
         <ClearProfitButton deviceId={deviceId} />
       </Space>

@@ -1,4 +1,4 @@
-import { CATALOGUE_PAGES, REGISTERS } from "@ess/domain";
+import { SCHEDULE_LAYOUT, SETTINGS_PAGES } from "@ess/domain";
 import { useQuery } from "@tanstack/react-query";
 import { Card, Result, Tabs } from "antd";
 import { useTranslation } from "react-i18next";
@@ -8,20 +8,11 @@ import { PageLoading } from "../../../ui/page-loading.tsx";
 import { CommandButtons } from "./command-buttons.tsx";
 import { GeneratorPanel } from "./generator-panel.tsx";
 import { ModeSwitchRecords } from "./mode-switch-records.tsx";
+import { ScheduleView } from "./schedule/schedule-view.tsx";
 import { SelfCheckPanel } from "./self-check-panel.tsx";
 import { SettingsForm } from "./settings-form.tsx";
 import { TariffPanel } from "./tariff-panel.tsx";
 import { WriteRecords } from "./write-records.tsx";
-
-/**
- * Pages of a product that carry settings: three-phase 47, 48, 49; single-phase 8, 9 (battery
- * parameters), 11. Live-data pages with a stray settable value (a BCU serial number, the country
- * code on the operation page) stay out.
- */
-const settingsPages = (product: "single" | "three") =>
-  CATALOGUE_PAGES.filter(
-    (p) => p.product === product && REGISTERS.filter((r) => r.page === p.page && r.access === "readWrite").length >= 10,
-  ).map((p) => p.page);
 
 /**
  * Everything that changes a device: its settings pages, commands, change records and electricity
@@ -43,10 +34,15 @@ export function DeviceSettingsPanel({ deviceId }: { deviceId: number }) {
       <Tabs
         destroyOnHidden
         items={[
-          ...settingsPages(product).map((page) => ({
+          ...SETTINGS_PAGES[product].map((page) => ({
             key: `page-${page}`,
             label: <span data-testid={`settings-tab-${page}`}>{t(`deviceLive:pages.${page}`)}</span>,
-            children: <SettingsForm deviceId={deviceId} page={page} product={product} />,
+            children:
+              page === SCHEDULE_LAYOUT[product].page ? (
+                <ScheduleView deviceId={deviceId} product={product} />
+              ) : (
+                <SettingsForm deviceId={deviceId} page={page} product={product} />
+              ),
           })),
           {
             key: "generator",

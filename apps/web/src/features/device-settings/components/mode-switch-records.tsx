@@ -3,10 +3,11 @@ import { Table } from "antd";
 import { useTranslation } from "react-i18next";
 import { API } from "../../../api/api.ts";
 import { call } from "../../../api/client.ts";
+import { formatDateTime } from "../../../ui/format/date-time.ts";
 
 /** Every change of the device's system mode: when, who, from and to, and how it ended. */
 export function ModeSwitchRecords({ deviceId }: { deviceId: number }) {
-  const { t, i18n } = useTranslation(["schedules", "settings", "enums"]);
+  const { t } = useTranslation(["schedules", "settings", "enums"]);
   const records = useQuery({
     queryKey: ["mode-switch-records", deviceId],
     queryFn: () => call(API.mode.switchRecords, { query: { deviceId, size: 20 } }),
@@ -24,7 +25,7 @@ export function ModeSwitchRecords({ deviceId }: { deviceId: number }) {
         {
           title: t("settings:records.time"),
           dataIndex: "at",
-          render: (ms: number) => new Date(ms).toLocaleString(i18n.language),
+          render: (ms: number) => formatDateTime(ms),
         },
         { title: t("settings:records.by"), dataIndex: "by" },
         { title: t("schedules:modes.from"), dataIndex: "from", render: mode },

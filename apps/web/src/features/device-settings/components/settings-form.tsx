@@ -1,25 +1,33 @@
-import { checkSettingChange, REGISTERS, type RuleProblem } from "@ess/domain";
-import { Alert, Button, Checkbox, Col, Divider, Form, Row, Space } from "antd";
+import { checkSettingDraft, REGISTERS } from "@ess/domain";
+import { Alert, Button, Checkbox, Col, Divider, Form, Row } from "antd";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../../api/client.ts";
+import { useLiveErrors } from "../../../ui/live-errors.ts";
+import { StickyActions } from "../../../ui/sticky-actions.tsx";
 import { useMyRights, useSettingsPage, useWriteSettings } from "../hooks/use-device-settings.ts";
+import { settingProblemText } from "../setting-problem.ts";
+import { ReadAgainButton } from "./read-again-button.tsx";
+import { RestoreDefaults } from "./restore-defaults.tsx";
 import { SettingField } from "./setting-field.tsx";
 
 type Values = Record<string, number | string | null>;
 
 /**
  * One settings page of the catalogue: the settable registers the caller may view (display
- * configuration, else the catalogue's audience defaults), grouped, filled from the device's answer. Save sends every changed field as one operation,
- * after the spec §5 rules (shared validators) pass here; the server checks them again.
+ * configuration, else the catalogue's audience defaults), grouped, filled from the device's answer.
+ * Every change is checked at once with the shared rules (range, step, spec §5) and each refusal
+ * shows at its field while typing, kept as typed (never clamped); Save sends every changed field
+ * as one operation once nothing is refused, and the server checks them again.
  */
 export function SettingsForm({ deviceId, page, product }: { deviceId: number; page: number; product: "single" | "three" }) {
-  const { t } = useTranslation(["settings", "schedules", "validation", "errors"]);
+  const { t } = useTranslation(["settings", "schedules", "validation", "errors", "registers", "fields"]);
   const answer = useSettingsPage(deviceId, page);
   const rights = useMyRights(page);
   const write = useWriteSettings(deviceId);
   const [form] = Form.useForm<Values>();
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const live = useLiveErrors();
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [queue, setQueue] = useState(false);
   const [outcome, setOutcome] = useState<{ type: "success" | "error" | "info"; text: string } | null>(null);
 
@@ -39,32 +47,52 @@ export function SettingsForm({ deviceId, page, product }: { deviceId: number; pa
   const current: Values = answer.data?.values ?? {};
   const settable = (id: string) => rights.data?.[id]?.set ?? false;
 
-  const submit = async () => {
+  /** The fields whose value differs from what the device answered. */
+  const changesOf = (): Record<string, number | string> => {
     const values = form.getFieldsValue(true) as Values;
     const changes: Record<string, number | string> = {};
     for (const [id, v] of Object.entries(values)) if (v !== null && v !== undefined && v !== current[id]) changes[id] = v;
+    return changes;
+  };
+  const changes = changesOf();
+  const problems = checkSettingDraft(product, current as Record<string, number | string>, changes).map((p) => ({
+    field: p.field,
+    // Each refusal names its setting, as the server's does.
+    message: settingProblemText(t, p),
+  }));
+  const errors = { ...serverErrors, ...live.visible(problems) };
+
+  /** Reads the device again and shows what it answers, whatever was typed. */
+  const readAgain = async () => {
+    const read = await answer.refetch();
+    form.resetFields();
+    if (read.data) form.setFieldsValue(read.data.values);
+    live.reset();
+    setServerErrors({});
     setOutcome(null);
+  };
+
+  const submit = async () => {
+    setOutcome(null);
+    live.submit();
+    setServerErrors({});
     if (Object.keys(changes).length === 0) {
       setOutcome({ type: "info", text: t("settings:form.noChanges") });
       return;
     }
-    const problems = checkSettingChange(product, current as Record<string, number | string>, changes);
-    if (problems.length > 0) {
-      setErrors(Object.fromEntries(problems.map((p) => [p.field, t(p.key, p.values)])));
-      setOutcome({ type: "error", text: t((problems[0] as RuleProblem).key, (problems[0] as RuleProblem).values) });
-      return;
-    }
-    setErrors({});
+    // Nothing is sent while a field is refused; the first one is brought into view.
+    if (problems[0]) return form.scrollToField(problems[0].field, { block: "center" });
     try {
       const record = await write.mutateAsync({ values: changes, queueIfOffline: queue });
       if (record.state === "acknowledged") {
         setOutcome({ type: "success", text: t("settings:form.acknowledged") });
+        live.reset();
         void answer.refetch();
       } else if (record.state === "queued") setOutcome({ type: "info", text: t("settings:form.queued") });
       else setOutcome({ type: "error", text: record.refusalText ?? t(`settings:states.${record.state}`) });
     } catch (error) {
       if (error instanceof ApiError) {
-        setErrors(Object.fromEntries(error.fields.map((f) => [f.field, f.message])));
+        setServerErrors(Object.fromEntries(error.fields.map((f) => [f.field, f.message])));
         setOutcome({ type: "error", text: error.fields[0]?.message ?? error.message });
       } else setOutcome({ type: "error", text: t("errors:internal") });
     }
@@ -87,11 +115,27 @@ export function SettingsForm({ deviceId, page, product }: { deviceId: number; pa
       key={answer.dataUpdatedAt}
       initialValues={current}
       disabled={answer.isPending}
+      onValuesChange={(changed: Partial<Values>) => {
+        live.onValuesChange(changed);
+        // A value the server refused is shown as refused until it changes.
+        setServerErrors((before) => Object.fromEntries(Object.entries(before).filter(([id]) => !(id in changed))));
+      }}
       data-testid={`settings-form-${page}`}
     >
       {groups.map(([group, ids]) => (
         <div key={group}>
           <Divider titlePlacement="start">{t(`settings:groups.${group.replace(/\./g, "_")}`, { defaultValue: group })}</Divider>
+          <RestoreDefaults
+            {...{ deviceId, product, current, settable }}
+            shown={ids}
+            onRestored={async (restored) => {
+              // The restored fields show what the device answers now, whatever was typed in them.
+              const read = await answer.refetch();
+              const values = read.data?.values ?? {};
+              form.setFieldsValue(Object.fromEntries(restored.map((id) => [id, values[id] ?? null])));
+            }}
+            onOutcome={setOutcome}
+          />
           <Row gutter={16}>
             {ids.map((id) => (
               <Col key={id} xs={24} md={12} xl={8}>
@@ -101,17 +145,20 @@ export function SettingsForm({ deviceId, page, product }: { deviceId: number; pa
           </Row>
         </div>
       ))}
-      <Space wrap>
+      <StickyActions testId="settings-actions">
         <Button type="primary" onClick={() => void submit()} loading={write.isPending} data-testid="settings-save">
           {t("settings:form.save")}
         </Button>
-        <Button onClick={() => void answer.refetch()} data-testid="settings-reload">
-          {t("settings:form.reload")}
-        </Button>
+        <ReadAgainButton
+          unsaved={Object.keys(changes).length}
+          loading={answer.isFetching}
+          onRead={readAgain}
+          testId="settings-reload"
+        />
         <Checkbox checked={queue} onChange={(e) => setQueue(e.target.checked)} data-testid="settings-queue">
           {t("settings:form.queueIfOffline")}
         </Checkbox>
-      </Space>
+      </StickyActions>
       {outcome && (
         <Alert style={{ marginTop: 16 }} type={outcome.type} showIcon title={outcome.text} data-testid="settings-outcome" />
       )}

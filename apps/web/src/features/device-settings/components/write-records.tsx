@@ -2,6 +2,8 @@ import type { WriteRecord } from "@ess/contracts";
 import { CONSOLE_COMMANDS } from "@ess/domain";
 import { Table, Tag } from "antd";
 import { useTranslation } from "react-i18next";
+import { formatDateTime } from "../../../ui/format/date-time.ts";
+import { useRegisterFormat } from "../../device-live/components/page-read-panel.tsx";
 import { useWriteRecords } from "../hooks/use-device-settings.ts";
 
 /** The colour of each record state, shared by the device's records and a bulk operation's outcome. */
@@ -15,8 +17,10 @@ export const STATE_COLOUR: Record<WriteRecord["state"], string> = {
 
 /** Who changed what (old → new), when, and how it ended; states move as the device answers. */
 export function WriteRecords({ deviceId }: { deviceId: number }) {
-  const { t, i18n } = useTranslation(["settings", "registers", "enums", "tariffs"]);
+  const { t } = useTranslation(["settings", "registers", "enums", "tariffs"]);
   const records = useWriteRecords(deviceId);
+  // Values as the settings show them: an option's label, a number with its unit.
+  const format = useRegisterFormat();
   return (
     <Table<WriteRecord>
       size="small"
@@ -29,7 +33,7 @@ export function WriteRecords({ deviceId }: { deviceId: number }) {
         {
           title: t("settings:records.time"),
           dataIndex: "createdAt",
-          render: (ms: number) => new Date(ms).toLocaleString(i18n.language),
+          render: (ms: number) => formatDateTime(ms),
         },
         { title: t("settings:records.by"), dataIndex: "createdBy" },
         {
@@ -41,7 +45,10 @@ export function WriteRecords({ deviceId }: { deviceId: number }) {
                 ? t("tariffs:clearProfit.command")
                 : t(`enums:deviceCommand.${r.command}`)
               : r.changes
-                  .map((c) => `${t(`registers:${c.key}`, { defaultValue: c.key })}: ${c.old ?? "—"} → ${c.new}`)
+                  .map(
+                    (c) =>
+                      `${t(`registers:${c.key}`, { defaultValue: c.key })}: ${format(c.key, c.old)} → ${format(c.key, c.new)}`,
+                  )
                   .join("; "),
         },
         {

@@ -2,10 +2,16 @@ import type { DeviceRecord } from "@ess/contracts";
 import { FIRMWARE_VERSION_REGISTERS, type FirmwarePart, versionFromRegister } from "@ess/domain";
 import { Card, Descriptions, Space, Tag, Typography } from "antd";
 import { useTranslation } from "react-i18next";
+import { formatDateTime } from "../../../ui/format/date-time.ts";
+import { IdentityValue } from "./identity-value.tsx";
 
 const STATUS_COLOUR = { 0: "green", 1: "gold", 2: "default", 3: "red" } as const;
 
-/** The details header: name, SN, status, versions, rated power, owner, installer, binding times, time zone. */
+/**
+ * The details header: name, SN, status, what the device is (model, rated power, country, battery;
+ * each marked as reported by the device or as registered), versions, owner, installer, binding
+ * times, time zone.
+ */
 export function DeviceHeader({
   device,
   onlineStatus,
@@ -15,8 +21,8 @@ export function DeviceHeader({
   onlineStatus: number;
   values: Record<string, number | string | null> | undefined;
 }) {
-  const { t, i18n } = useTranslation(["devices", "enums"]);
-  const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString(i18n.language) : "—");
+  const { t } = useTranslation(["devices", "enums"]);
+  const time = (iso: string | null) => formatDateTime(iso);
   const status = onlineStatus === 0 ? 2 : device.status === 2 ? 0 : device.status;
   // The newest reading's own versions, for a record written before the device first reported them.
   const reported = (part: FirmwarePart) => {
@@ -46,8 +52,36 @@ export function DeviceHeader({
       </Space>
       <Descriptions size="small" column={{ xs: 1, md: 2, xl: 4 }} style={{ marginTop: 12 }} data-testid="device-header">
         <Descriptions.Item label={t("columns.sn")}>{device.sn}</Descriptions.Item>
-        <Descriptions.Item label={t("columns.model")}>{device.model ?? "—"}</Descriptions.Item>
-        <Descriptions.Item label={t("columns.ratedPower")}>{device.ratedPower ?? "—"}</Descriptions.Item>
+        <Descriptions.Item label={t("columns.model")}>
+          <IdentityValue testId="device-model" reported={device.reported.model} registered={device.registered.model} />
+        </Descriptions.Item>
+        <Descriptions.Item label={t("columns.ratedPower")}>
+          <IdentityValue
+            testId="device-rated-power"
+            reported={device.reported.ratedPower}
+            registered={device.registered.ratedPower}
+          />
+        </Descriptions.Item>
+        <Descriptions.Item label={t("columns.countryCode")}>
+          <IdentityValue
+            testId="device-country"
+            reported={device.reported.countryCode}
+            registered={device.registered.countryCode}
+            show={(v) => t(`enums:countryCodeFilter.${v}`)}
+          />
+        </Descriptions.Item>
+        <Descriptions.Item label={t("columns.batteryChemistry")}>
+          <IdentityValue
+            testId="device-battery-chemistry"
+            reported={device.batteryChemistry}
+            show={(v) => t(`enums:batteryChemistry.${v}`)}
+          />
+        </Descriptions.Item>
+        <Descriptions.Item label={t("columns.batteryType")}>
+          <span data-testid="device-battery-type">
+            {device.batteryType === null ? "—" : t(`enums:hvBatteryType.${device.batteryType}`)}
+          </span>
+        </Descriptions.Item>
         <Descriptions.Item label={t("columns.timeZone")}>{device.timeZone ?? "—"}</Descriptions.Item>
         <Descriptions.Item label={t("header.dongleVersion")}>{v.dongle || "—"}</Descriptions.Item>
         <Descriptions.Item label={t("header.mcuVersion")}>{v.mcu || "—"}</Descriptions.Item>

@@ -1,4 +1,4 @@
-import { COUNTRY_CODES, DEVICE_MODEL_CODES, ENUMS } from "@ess/domain";
+import { BATTERY_CHEMISTRIES, BATTERY_TYPES, COUNTRY_CODES, DEVICE_MODEL_CODES, ENUMS } from "@ess/domain";
 import { API } from "../../../api/api.ts";
 import { call } from "../../../api/client.ts";
 import type { OptionSource } from "../../../ui/crud/index.ts";
@@ -9,7 +9,8 @@ export const DEVICE_OPTIONS = {
   status: { values: [0, 1, 2, 3], labelKey: "enums:devStatusFilter" },
   settableStatus: { values: [0, 1, 3], labelKey: "enums:devStatusFilter" },
   phaseType: { values: [1, 2], labelKey: "enums:phaseType" },
-  batteryType: { values: [0, 1, 2], labelKey: "enums:hvBatteryType" },
+  batteryType: { values: BATTERY_TYPES, labelKey: "enums:hvBatteryType" },
+  batteryChemistry: { values: BATTERY_CHEMISTRIES, labelKey: "enums:batteryChemistry" },
   dongleType: { values: [0, 1], labelKey: "enums:dongleType" },
   countryCode: { values: COUNTRY_CODES, labelKey: "enums:countryCodeFilter" },
   // Every time zone of the catalogue, west to east.

@@ -1,5 +1,5 @@
 import type { DeviceLive } from "@ess/contracts";
-import { Alert, Card } from "antd";
+import { Alert, Card, theme } from "antd";
 import { useTranslation } from "react-i18next";
 
 type Quantities = Record<string, number | null>;
@@ -42,6 +42,8 @@ const kw = (w: number) => `${(w / 1000).toFixed(2)} kW`;
  */
 export function EnergyFlow({ live, loading }: { live: DeviceLive | undefined; loading: boolean }) {
   const { t } = useTranslation(["devices"]);
+  // The theme colour draws the flows, as it does every primary control.
+  const { token } = theme.useToken();
   if (live && live.onlineStatus === 0) {
     return (
       <Card title={t("flow.title")} size="small">
@@ -78,11 +80,11 @@ export function EnergyFlow({ live, loading }: { live: DeviceLive | undefined; lo
                 y1={p.y}
                 x2={CENTRE.x}
                 y2={CENTRE.y}
-                stroke={active ? "#1677ff" : "#d9d9d9"}
+                stroke={active ? token.colorPrimary : token.colorBorder}
                 strokeWidth={active ? 4 : 2}
                 className={active ? `ess-flow${f.direction < 0 ? " out" : ""}` : undefined}
               />
-              <circle cx={p.x} cy={p.y} r={30} fill="#fff" stroke="#1677ff" strokeWidth={2} />
+              <circle cx={p.x} cy={p.y} r={30} fill={token.colorBgContainer} stroke={token.colorPrimary} strokeWidth={2} />
               <text x={p.x} y={p.y + 4} textAnchor="middle" fontSize={12}>
                 {t(`flow.${node}`)}
               </text>
@@ -99,7 +101,15 @@ export function EnergyFlow({ live, loading }: { live: DeviceLive | undefined; lo
             </g>
           );
         })}
-        <rect x={CENTRE.x - 40} y={CENTRE.y - 24} width={80} height={48} rx={8} fill="#1677ff" />
+        <rect
+          x={CENTRE.x - 40}
+          y={CENTRE.y - 24}
+          width={80}
+          height={48}
+          rx={8}
+          fill={token.colorPrimary}
+          data-testid="flow-inverter"
+        />
         <text x={CENTRE.x} y={CENTRE.y + 5} textAnchor="middle" fontSize={12} fill="#fff">
           {t("flow.inverter")}
         </text>

@@ -4,11 +4,12 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { API } from "../../../api/api.ts";
 import { call } from "../../../api/client.ts";
+import { formatDateTime } from "../../../ui/format/date-time.ts";
 import type { DeviceTabProps } from "./tab-registry.ts";
 
 /** The on/off-line log of the device, newest first, paged by the server. */
 export default function OnlineLogTab({ device }: DeviceTabProps) {
-  const { t, i18n } = useTranslation(["devices", "enums"]);
+  const { t } = useTranslation(["devices", "enums"]);
   const [page, setPage] = useState({ current: 1, size: 10 });
   const log = useQuery({
     queryKey: ["device-online-log", device.id, page],
@@ -28,7 +29,7 @@ export default function OnlineLogTab({ device }: DeviceTabProps) {
         onChange: (current, size) => setPage({ current, size }),
       }}
       columns={[
-        { title: t("log.at"), dataIndex: "at", render: (at: number) => new Date(at).toLocaleString(i18n.language) },
+        { title: t("log.at"), dataIndex: "at", render: (at: number) => formatDateTime(at) },
         {
           title: t("log.status"),
           dataIndex: "status",

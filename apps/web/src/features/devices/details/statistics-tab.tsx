@@ -1,6 +1,6 @@
 import { DownloadOutlined } from "@ant-design/icons";
 import { useQuery } from "@tanstack/react-query";
-import { Alert, App, Button, Card, DatePicker, Segmented, Space, Statistic, Table } from "antd";
+import { Alert, App, Button, Card, DatePicker, Segmented, Space, Statistic, Table, Typography } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -8,6 +8,7 @@ import { API } from "../../../api/api.ts";
 import { call } from "../../../api/client.ts";
 import { type ChartOption, EChart } from "../../../ui/charts/echart.tsx";
 import { downloadExport } from "../../../ui/crud/index.ts";
+import { calendarDay, formatInstant, todayIn } from "../../../ui/format/date-time.ts";
 import type { DeviceTabProps } from "./tab-registry.ts";
 
 type Range = "day" | "month" | "year" | "custom";
@@ -25,18 +26,32 @@ function energyQuery(range: Range, day: Dayjs, custom: [Dayjs, Dayjs]) {
   return { type: "0" as const, startDate: day.format(ISO), endDate: day.format(ISO) };
 }
 
+/** A period the server names (a local day YYYY-MM-DD, a month YYYY-MM or a year) written the console's way. */
+const formatPeriod = (period: string) =>
+  period.length === 10
+    ? formatInstant(calendarDay(period), "date")
+    : period.length === 7
+      ? formatInstant(dayjs(`${period}-01`), "month")
+      : period;
+
 /**
  * Device statistics (spec §2): a day's power curves (PV, battery, grid, load, SOC), energy bars of a
  * month, a year or a custom frame, as chart or table, with the revenue figures of the range priced
- * by the device user's tariff (or the default one) and an export of the range.
+ * by the device user's tariff (or the default one) and an export of the range. Days are the
+ * device's days: its today, and its curve's times, in its own time zone (as the server counts
+ * them), labelled so — not the browser's.
  */
 export default function StatisticsTab({ device }: DeviceTabProps) {
   const { t } = useTranslation(["devices", "statistics"]);
   const { message } = App.useApp();
+  const zone = device.timeZone ?? "UTC";
   const [range, setRange] = useState<Range>("day");
   const [as, setAs] = useState<"chart" | "table">("chart");
-  const [day, setDay] = useState<Dayjs>(() => dayjs());
-  const [custom, setCustom] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(6, "day"), dayjs()]);
+  const [day, setDay] = useState<Dayjs>(() => calendarDay(todayIn(zone)));
+  const [custom, setCustom] = useState<[Dayjs, Dayjs]>(() => [
+    calendarDay(todayIn(zone)).subtract(6, "day"),
+    calendarDay(todayIn(zone)),
+  ]);
   const q = { deviceId: device.id, ...energyQuery(range, day, custom) };
 
   const curve = useQuery({
@@ -54,7 +69,7 @@ export default function StatisticsTab({ device }: DeviceTabProps) {
   const option = useMemo<ChartOption>(() => {
     if (range === "day") {
       const points = curve.data?.points ?? [];
-      const time = (ts: number) => dayjs(ts).format("HH:mm");
+      const time = (ts: number) => formatInstant(ts, "minute", { timeZone: zone });
       return {
         tooltip: { trigger: "axis" },
         legend: { top: 0 },
@@ -86,11 +101,11 @@ export default function StatisticsTab({ device }: DeviceTabProps) {
       tooltip: { trigger: "axis" },
       legend: { top: 0 },
       grid: { left: 50, right: 20, bottom: 30, top: 60 },
-      xAxis: { type: "category", data: records.map((r) => r.period) },
+      xAxis: { type: "category", data: records.map((r) => formatPeriod(r.period)) },
       yAxis: { type: "value", name: "kWh" },
       series: ENERGY.map((k) => ({ name: t(`statistics:energy.${k}`), type: "bar", data: records.map((r) => r[k]) })),
     };
-  }, [range, curve.data, energy.data, t]);
+  }, [range, curve.data, energy.data, t, zone]);
 
   const failed = curve.error ?? energy.error ?? revenue.error;
   const money = (v: number | undefined) => (v === undefined ? "—" : `${v.toFixed(2)} ${revenue.data?.tariff.currency ?? ""}`);
@@ -123,6 +138,9 @@ export default function StatisticsTab({ device }: DeviceTabProps) {
           ]}
           data-testid="statistics-as"
         />
+        <Typography.Text type="secondary" data-testid="statistics-zone">
+          {t("statistics:deviceZone", { zone })}
+        </Typography.Text>
         <Button
           icon={<DownloadOutlined />}
           onClick={() =>
@@ -151,7 +169,11 @@ export default function StatisticsTab({ device }: DeviceTabProps) {
           data-testid="statistics-table-day"
           dataSource={curve.data?.points ?? []}
           columns={[
-            { title: t("statistics:columns.period"), dataIndex: "ts", render: (ts: number) => dayjs(ts).format("HH:mm") },
+            {
+              title: t("statistics:columns.period"),
+              dataIndex: "ts",
+              render: (ts: number) => formatInstant(ts, "minute", { timeZone: zone }),
+            },
             ...POWER.map((k) => ({ title: t(`statistics:curve.${k}`), dataIndex: k })),
             { title: t("statistics:curve.batterySoc"), dataIndex: "batterySoc" },
           ]}
@@ -163,7 +185,7 @@ export default function StatisticsTab({ device }: DeviceTabProps) {
           data-testid={`statistics-table-${range}`}
           dataSource={energy.data?.records ?? []}
           columns={[
-            { title: t("statistics:columns.period"), dataIndex: "period" },
+            { title: t("statistics:columns.period"), dataIndex: "period", render: formatPeriod },
             ...ENERGY.map((k) => ({ title: t(`statistics:columns.${k}`), dataIndex: k })),
           ]}
         />

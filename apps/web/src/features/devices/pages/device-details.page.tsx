@@ -3,6 +3,7 @@ import { Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams, useSearchParams } from "react-router";
 import { ApiError } from "../../../api/client.ts";
+import { useTabSubject } from "../../../app/layout/use-tab-label.ts";
 import { useCan } from "../../../ui/crud/index.ts";
 import { PageLoading } from "../../../ui/page-loading.tsx";
 import { useDeviceLive } from "../../device-live/hooks/use-device-live.ts";
@@ -26,6 +27,8 @@ export default function DeviceDetailsPage() {
   const device = useDevice(deviceId);
   const live = useDeviceLive(deviceId);
   const values = useDeviceValues(deviceId);
+  // Two open devices' tabs (and the page title) say which device each one is.
+  useTabSubject(device.data ? device.data.name || device.data.sn : null);
 
   if (device.isPending) return <PageLoading />;
   if (device.error) {

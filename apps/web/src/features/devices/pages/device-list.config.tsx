@@ -81,6 +81,7 @@ export const DEVICE_COLUMNS: ColumnDef<DeviceRecord>[] = [
     title: col("deviceStatus"),
     render: (r, t) => <Tag color={STATUS_COLOUR[r.status as 0 | 1 | 2 | 3]}>{t(`enums:devStatusFilter.${r.status}`)}</Tag>,
   },
+  { key: "batteryChemistry", title: col("batteryChemistry"), options: O.batteryChemistry },
   { key: "batteryType", title: col("batteryType"), options: O.batteryType },
   { key: "countryCode", title: col("countryCode"), options: O.countryCode },
   { key: "timeZone", title: col("timeZone") },
@@ -108,6 +109,7 @@ export const deviceList = defineCrud<DeviceRecord>({
     { name: "onlineStatus", label: col("onlineStatus"), kind: "select", options: O.onlineStatus },
     { name: "status", label: col("deviceStatus"), kind: "select", options: O.status },
     { name: "phaseType", label: col("phaseType"), kind: "select", options: O.phaseType },
+    { name: "batteryChemistry", label: col("batteryChemistry"), kind: "select", options: O.batteryChemistry },
     { name: "batteryType", label: col("batteryType"), kind: "select", options: O.batteryType },
     { name: "model", label: col("model"), kind: "select", options: O.model },
     { name: "utcOffset", label: col("timeZone"), kind: "select", options: O.utcOffset },
@@ -137,7 +139,15 @@ export const deviceList = defineCrud<DeviceRecord>({
       ...registrationFields,
       { name: "status", label: col("deviceStatus"), kind: "select", options: O.settableStatus },
     ],
-    initial: (r) => ({ ...r, status: r && r.status !== 2 ? r.status : 0 }),
+    // The form edits the registration: what staff typed, not what the device reports (shown in the list).
+    intro: "devices:editIntro",
+    initial: (r) => ({
+      ...r,
+      model: r?.registered.model ?? null,
+      ratedPower: r?.registered.ratedPower ?? null,
+      countryCode: r?.registered.countryCode ?? null,
+      status: r && r.status !== 2 ? r.status : 0,
+    }),
     toBody: (v, r) => {
       const { sn: _sn, ...rest } = v;
       return { ...rest, id: r?.id };
@@ -145,16 +155,18 @@ export const deviceList = defineCrud<DeviceRecord>({
   },
   remove: { route: API.device.del, permission: "device.delete", confirm: "devices:confirmDelete" },
   actions: [
+    // A bound device offers its unbind instead of a second bind (spec §2: unbind first; the server
+    // refuses a second one, naming who is bound, should the list be older than the binding).
     {
       key: "bindInstaller",
       label: "devices:bindInstaller",
       permission: "device.bind",
+      visible: (r) => r.installerOrgId === null,
       form: {
         title: "devices:bindInstaller",
         fields: [{ name: "installerOrgId", kind: "select", options: O.installers, required: true }],
         schema: z.object({ installerOrgId: z.number().int().min(1) }),
         route: API.device.bindInstaller,
-        initial: (r) => ({ installerOrgId: r?.installerOrgId ?? undefined }),
         permission: "device.bind",
       },
     },
@@ -171,12 +183,12 @@ export const deviceList = defineCrud<DeviceRecord>({
       key: "bindUser",
       label: "devices:bindUser",
       permission: "device.bind",
+      visible: (r) => r.ownerId === null,
       form: {
         title: "devices:bindUser",
         fields: [{ name: "userId", kind: "select", options: O.masterUsers, required: true }],
         schema: z.object({ userId: z.number().int().min(1) }),
         route: API.device.bindUser,
-        initial: (r) => ({ userId: r?.ownerId ?? undefined }),
         permission: "device.bind",
       },
     },
@@ -199,8 +211,21 @@ export const deviceList = defineCrud<DeviceRecord>({
       success: "devices:credentials.resetDone",
       onAnswer: (answer) => showIssuedCredential(answer as IssuedCredential),
     },
-    { key: "renameUser", label: "devices:rename.user", permission: "device.rename", form: rename("user") },
-    { key: "renameInstaller", label: "devices:rename.installer", permission: "device.rename", form: rename("installer") },
+    // Renaming as the user or the installer needs one bound (spec §6): said before any typing.
+    {
+      key: "renameUser",
+      label: "devices:rename.user",
+      permission: "device.rename",
+      unavailable: (r) => (r.ownerId === null ? "devices:renameNoUser" : undefined),
+      form: rename("user"),
+    },
+    {
+      key: "renameInstaller",
+      label: "devices:rename.installer",
+      permission: "device.rename",
+      unavailable: (r) => (r.installerOrgId === null ? "devices:renameNoInstaller" : undefined),
+      form: rename("installer"),
+    },
   ],
   export: { route: API.device.export, permission: "device.export", fileName: "devices.xlsx" },
   // Binding and renaming are in the row's "more" menu.

@@ -1,5 +1,5 @@
 import { SettingOutlined, UploadOutlined } from "@ant-design/icons";
-import { Button, Card, Checkbox, Popover, Space, Tag } from "antd";
+import { Button, Card, Checkbox, Popover, Space } from "antd";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
@@ -23,14 +23,14 @@ export default function DeviceListPage() {
   const can = useCan();
   const [hidden, setHidden] = useState<string[]>(storedHidden);
   const [importing, setImporting] = useState(false);
-  // The data board's drill-down opens the list on one device status (?status=2).
-  const [params, setParams] = useSearchParams();
+  // The data board's drill-down opens the list on one device status (?status=2), shown in the status filter.
+  const [params] = useSearchParams();
   const drillStatus = params.get("status");
   const config = useMemo(
     () => ({
       ...deviceList,
       columns: DEVICE_COLUMNS.filter((c) => c.key === "sn" || !hidden.includes(c.key)),
-      ...(drillStatus !== null ? { baseQuery: { status: Number(drillStatus) } } : {}),
+      ...(drillStatus !== null ? { initialFilters: { status: Number(drillStatus) } } : {}),
     }),
     [hidden, drillStatus],
   );
@@ -65,11 +65,6 @@ export default function DeviceListPage() {
               {t("columnChoice")}
             </Button>
           </Popover>
-          {drillStatus !== null && (
-            <Tag closable onClose={() => setParams({})} data-testid="devices-drill-status">
-              {t("columns.deviceStatus")}: {t(`enums:devStatusFilter.${drillStatus}`)}
-            </Tag>
-          )}
         </Space>
       </Card>
       <CrudPage key={drillStatus ?? "all"} config={config} />

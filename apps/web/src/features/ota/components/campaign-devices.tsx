@@ -1,11 +1,11 @@
 import type { UpgradeRecord } from "@ess/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { Segmented, Space, Table } from "antd";
-import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { API } from "../../../api/api.ts";
 import { call } from "../../../api/client.ts";
+import { formatDateTime } from "../../../ui/format/date-time.ts";
 import { UpgradeStatus, UpgradeTransfer } from "./upgrade-progress.tsx";
 
 /** The devices of one campaign with their upgrade status, refreshed while the campaign moves. */
@@ -60,7 +60,7 @@ export function CampaignDevices({ campaignId }: { campaignId: number }) {
           {
             key: "updateTime",
             title: t("ota:updateTime"),
-            render: (_, r) => dayjs(r.finishTime ?? r.updateTime).format("YYYY-MM-DD HH:mm:ss"),
+            render: (_, r) => formatDateTime(r.finishTime ?? r.updateTime),
           },
         ]}
       />

@@ -1,40 +1,15 @@
 import { UploadOutlined } from "@ant-design/icons";
 import type { StoredPackage } from "@ess/contracts";
 import { PACKAGE_EXTENSIONS } from "@ess/domain";
-import { PRODUCT } from "@ess/domain/product.ts";
 import { Alert, Button, Space, Typography } from "antd";
-import i18next from "i18next";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { API } from "../../../api/api.ts";
-import { ApiError } from "../../../api/client.ts";
-import { sessionStore } from "../../../app/session.ts";
+import { ApiError, uploadFile } from "../../../api/client.ts";
 
-/** Sends a file as the request body (the upload route checks its size and type, and checksums it). */
-export async function uploadPackage(file: File): Promise<StoredPackage> {
-  const session = sessionStore.get();
-  const response = await fetch(`${API.firmware.upload.path}?fileName=${encodeURIComponent(file.name)}`, {
-    method: "POST",
-    headers: {
-      "TENANT-ID": String(PRODUCT.defaultTenantId),
-      "Accept-Language": i18next.language,
-      "Content-Type": "application/octet-stream",
-      ...(session ? { Authorization: `Bearer ${session.access_token}` } : {}),
-    },
-    body: file,
-  });
-  const body = (await response.json().catch(() => null)) as {
-    code?: number;
-    msg?: string;
-    data?: unknown;
-    errorCode?: string;
-  } | null;
-  if (!response.ok || body?.code !== 0) {
-    const fields = (body?.data as { fields?: { field: string; message: string }[] } | null)?.fields ?? [];
-    throw new ApiError(response.status, body?.code ?? 1, body?.errorCode ?? String(response.status), body?.msg ?? "", fields);
-  }
-  return body.data as StoredPackage;
-}
+/** Sends a package (the upload route checks its size and type, and checksums it). */
+export const uploadPackage = (file: File) =>
+  uploadFile<StoredPackage>(`${API.firmware.upload.path}?fileName=${encodeURIComponent(file.name)}`, file);
 
 /**
  * The package input of a version form: picks a file, uploads it at once and holds the stored

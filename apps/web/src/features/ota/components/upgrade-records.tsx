@@ -1,14 +1,14 @@
 import type { UpgradeRecord } from "@ess/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { Alert, Table } from "antd";
-import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { API } from "../../../api/api.ts";
 import { call } from "../../../api/client.ts";
+import { formatDateTime } from "../../../ui/format/date-time.ts";
 import { UpgradeStatus, UpgradeTransfer } from "./upgrade-progress.tsx";
 
-const time = (iso: string | null) => (iso ? dayjs(iso).format("YYYY-MM-DD HH:mm:ss") : "—");
+const time = (iso: string | null) => formatDateTime(iso);
 
 /**
  * A device's upgrade record list (spec §2: version number, update time, upgrade status), newest

@@ -3,6 +3,7 @@ import { Progress, Space, Tag } from "antd";
 import { API } from "../../../api/api.ts";
 import { call } from "../../../api/client.ts";
 import { defineCrud, type Values } from "../../../ui/crud/index.ts";
+import { formatDateTime } from "../../../ui/format/date-time.ts";
 import { CampaignDevices } from "../components/campaign-devices.tsx";
 import { DevicePreview } from "../components/device-preview.tsx";
 import { firmwareFields } from "../components/firmware-fields.ts";
@@ -57,7 +58,7 @@ export const campaignsCrud = defineCrud<Campaign>({
     {
       key: "times",
       title: "ota:times",
-      render: (c) => c.times.map((time) => new Date(time).toLocaleString()).join(" · "),
+      render: (c) => c.times.map((time) => formatDateTime(time)).join(" · "),
     },
     { key: "createTime", title: "ota:createTime", kind: "time", sortable: true },
   ],

@@ -53,6 +53,24 @@ const fields = (record: FirmwareVersion | undefined): FieldDef[] => [
     label: "firmware:downloadUrl",
     visible: (v) => v.type !== undefined && !isFirmwareType(v.type as number),
   },
+  {
+    name: "storeUrl",
+    label: "firmware:storeUrl",
+    visible: (v) => v.type !== undefined && !isFirmwareType(v.type as number),
+  },
+  {
+    name: "forceUpdate",
+    label: "firmware:forceUpdate",
+    kind: "switch",
+    help: "firmware:forceUpdateHelp",
+    visible: (v) => v.type !== undefined && !isFirmwareType(v.type as number),
+  },
+  {
+    name: "minSupportedVersion",
+    label: "firmware:minSupportedVersion",
+    help: "firmware:minSupportedHelp",
+    visible: (v) => v.type !== undefined && !isFirmwareType(v.type as number),
+  },
   { name: "phaseType", label: "firmware:phaseType", kind: "select", options: phaseOptions, help: "firmware:phaseAny" },
   { name: "upgradeableFrom", label: "firmware:upgradeableFrom", help: "firmware:upgradeableAny" },
   { name: "state", label: "firmware:state", kind: "select", options: stateOptions },
@@ -116,6 +134,13 @@ export const versionsCrud = defineCrud<FirmwareVersion>({
   expand: (v, t) => (
     <Descriptions column={1} size="small" bordered>
       {v.package && <Descriptions.Item label={t("firmware:sha256")}>{v.package.sha256}</Descriptions.Item>}
+      {v.storeUrl && <Descriptions.Item label={t("firmware:storeUrl")}>{v.storeUrl}</Descriptions.Item>}
+      {!isFirmwareType(v.type) && (
+        <Descriptions.Item label={t("firmware:forceUpdate")}>{t(v.forceUpdate ? "crud:yes" : "crud:no")}</Descriptions.Item>
+      )}
+      {v.minSupportedVersion && (
+        <Descriptions.Item label={t("firmware:minSupportedVersion")}>{v.minSupportedVersion}</Descriptions.Item>
+      )}
       {Object.entries(v.notes).map(([lang, text]) => (
         <Descriptions.Item key={lang} label={t(notesLabel(lang))}>
           {text}
@@ -149,6 +174,9 @@ export const versionsCrud = defineCrud<FirmwareVersion>({
       upgradeableFrom: v?.upgradeableFrom.join(", "),
       state: v?.state,
       notes: v?.notes,
+      storeUrl: v?.storeUrl ?? undefined,
+      forceUpdate: v?.forceUpdate ?? false,
+      minSupportedVersion: v?.minSupportedVersion ?? undefined,
     }),
   },
   remove: { route: API.firmware.del, permission: "firmware.edit", confirm: "firmware:confirmDelete" },
