@@ -4,9 +4,9 @@
  *   - words: full three-phase frames per second through reading the alarm and status words
  *     (`rawWords`) and turning them into observations (CPU only, what ingest adds per frame);
  *   - detector, quiet fleet: readings per second through the detector when no alarm is open
- *     (the usual case: no database work at all);
+ *     (the usual case: no database work but deleting the batches' notes, once a second);
  *   - detector, flapping: readings per second when a share of the devices flaps a condition on
- *     every reading (each one a database write), on embedded PGlite.
+ *     every reading (each batch one transaction on the open alarms), on embedded PGlite.
  *
  *   npm run alarms -w @ess/bench -- [devices=2000] [readings per device=20] [flapping share=0.05]
  */
@@ -15,7 +15,9 @@ import { decodeFrame, rawWords } from "@ess/contracts";
 import { ALARM_WORD_REGISTERS } from "@ess/domain";
 import { migrate } from "@ess/server/internal/db/migrate.ts";
 import { openPglite } from "@ess/server/internal/db/pglite.driver.ts";
-import { createAlarmDetector, observationsOfFrame } from "@ess/server/internal/modules/faults/alarm-detector.ts";
+import { createTranslator } from "@ess/server/internal/i18n/translator.ts";
+import { createAlarmDetector } from "@ess/server/internal/modules/faults/alarm-detector.ts";
+import { observationsOfFrame } from "@ess/server/internal/modules/faults/alarm-observations.ts";
 import { createFaultCache } from "@ess/server/internal/modules/faults/fault-cache.ts";
 import { seedFaults } from "@ess/server/internal/seed/faults.seed.ts";
 import { threePhaseFrames } from "./frames.ts";
@@ -35,7 +37,8 @@ let n = 0;
 const started = performance.now();
 while (performance.now() - started < 2000) {
   const frame = decodeFrame(binary);
-  observationsOfFrame({ device, ts: Date.now(), words: rawWords(frame, ALARM_WORD_REGISTERS.three) });
+  const ts = Date.now();
+  observationsOfFrame({ device, ts, receivedAt: ts, words: rawWords(frame, ALARM_WORD_REGISTERS.three) });
   n++;
 }
 say(
@@ -54,12 +57,12 @@ const ids = rows.map((r) => r.id);
 const log = { info() {}, warn() {}, error: (o: unknown) => say(`error: ${JSON.stringify(o)}`) };
 const detector = createAlarmDetector({
   db,
-  catalogue: createFaultCache(db),
+  catalogue: createFaultCache(db, await createTranslator()),
   log: log as never,
   clearHoldMs: 60_000,
   onOpened: () => {},
 });
-await detector.start(3_600_000);
+await detector.start({ sweepEveryMs: 3_600_000 });
 
 const wordsOf = (alarmBit: boolean) =>
   new Map<string, number>(
@@ -76,10 +79,10 @@ async function pass(label: string, flapping: number) {
   const start = performance.now();
   for (let r = 0; r < readings; r++) {
     const ts = t0 + r * 10_000;
-    const batch = ids.map((id, i) =>
-      observationsOfFrame({ device: { ...device, id }, ts, words: i < flapping && r % 2 === 0 ? alarm : quiet }),
+    detector.frames(
+      ids.map((id, i) => ({ device: { ...device, id }, ts, receivedAt: ts, words: i < flapping && r % 2 === 0 ? alarm : quiet })),
+      null,
     );
-    await detector.observe(batch.flat());
   }
   await detector.settled();
   const s = (performance.now() - start) / 1000;

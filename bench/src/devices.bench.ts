@@ -75,7 +75,7 @@ try {
        INSERT INTO device (tenant_id, sn, name, org_id, installer_org_id, model, phase_type, time_zone, country_code,
                            online_status, rated_power, installed_at, created_at)
        SELECT 1, 'B' || lpad(g::text, 7, '0'), 'Site ' || g, i.parent_id, i.id,
-              (ARRAY['H5K','H6K','T10K','T12K'])[1 + g % 4], CASE WHEN g % 4 < 2 THEN 1 ELSE 2 END,
+              (ARRAY['H5K','H6K','H3-10K','H3-12K'])[1 + g % 4], CASE WHEN g % 4 < 2 THEN 1 ELSE 2 END,
               (ARRAY['Europe/Rome','Europe/Berlin','Australia/Sydney','Asia/Shanghai'])[1 + g % 4], g % 15,
               CASE WHEN g % 10 = 0 THEN 0 ELSE 1 END, 5 + g % 10,
               now() - (g % 700) * interval '1 day', now() - (g % 700) * interval '1 day'
@@ -163,7 +163,7 @@ try {
     ["bare Fastify (ceiling)", `http://127.0.0.1:${barePort}/bare`, {}],
     [
       "list, filtered + paged (admin)",
-      `${url}admin/lsydevice/page?onlineStatus=1&model=T10K&current=3&size=20&sort=createTime`,
+      `${url}admin/lsydevice/page?onlineStatus=1&model=H3-10K&current=3&size=20&sort=createTime`,
       asAdmin,
     ],
     ["list, filtered + paged (dealer)", `${url}admin/lsydevice/page?onlineStatus=1&sn=B00&current=2&size=20`, asDealer],

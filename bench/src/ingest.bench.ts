@@ -202,6 +202,7 @@ try {
       DATABASE_URL: database.url,
       DATA_DIR: `/tmp/ess-bench-${run}`,
       LOG_LEVEL: "error",
+      NODE_ENV: "development",
       ESS_ADMIN_PASSWORD: "Bench12345",
       ...(process.env.ESS_ENERGY_ROLLUP_MS ? { ESS_ENERGY_ROLLUP_MS: process.env.ESS_ENERGY_ROLLUP_MS } : {}),
     }),

@@ -29,10 +29,10 @@ export async function startSettingsFleet(prefix: string, count: number) {
       }
       throw new Error(`no demo device of phase type ${phaseType} came online`);
     },
-    /** Signs in and opens the settings panel of `deviceId` on `tab`. */
-    async open(deviceId: number, tab: string, viewport = { width: 1400, height: 1000 }): Promise<Page> {
+    /** Signs in and opens the settings panel of `deviceId` on `tab` (the console in the browser's language `locale`). */
+    async open(deviceId: number, tab: string, viewport = { width: 1400, height: 1000 }, locale = "en-US"): Promise<Page> {
       browser ??= await launchBrowser();
-      const page = await browser.newPage({ locale: "en-US", timezoneId: "UTC", viewport });
+      const page = await browser.newPage({ locale, timezoneId: "UTC", viewport });
       await signIn(page, console_.url);
       await page.goto(`${console_.url}#/device/settings/${deviceId}`);
       await openTab(page, `settings-tab-${tab}`);

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { OPERATION_IDS } from "@ess/domain";
 import { createChallenges } from "@ess/server/internal/modules/auth/challenges.ts";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -39,7 +41,7 @@ const STORIES: Story[] = [
       accountTaken: "Account is already in use",
       saved: "Saved",
     },
-    menus: ["/admin", "/admin/log", "/channel", "/channel/installer", "/wel"],
+    menus: ["/admin", "/admin/log", "/channel", "/channel/installer", "/inbox", "/wel"],
   },
   {
     locale: "it",
@@ -59,7 +61,7 @@ const STORIES: Story[] = [
       accountTaken: "Account è già in uso",
       saved: "Salvato",
     },
-    menus: ["/channel", "/channel/cancel", "/channel/enduser", "/wel"],
+    menus: ["/channel", "/channel/cancel", "/channel/enduser", "/inbox", "/wel"],
   },
 ];
 
@@ -187,23 +189,53 @@ describe.skipIf(!CHROMIUM)("administration screens: sign-in, roles, users and wh
     });
   }
 
-  it("the operation log shows the screens' changes, filtered by operation, without delete for a user lacking it", async () => {
-    const page = await newPage("en-US");
-    await page.goto(url);
-    await signInOnPage(page, "audrey", "Changed2025x");
-    await page.waitForURL(/#\/wel\/index$/);
-    const logs = crudScreen(page, "logs");
-    await logs.open(url, "/admin/log/index");
-    await page.getByTestId("logs-filter-operation").fill("role.save");
-    await page.getByTestId("logs-search").click();
-    // One save per story above (more if a story was retried): the screen lists what the log holds.
-    const saves = (await api().get<Paged<unknown>>("/sys/log/page?operation=role.save", admin)).total;
-    expect(saves).toBeGreaterThanOrEqual(STORIES.length);
-    await expect.poll(() => logs.root.locator("tr.ant-table-row").count()).toBe(saves);
-    await expect.poll(() => logs.root.getByText("role.save").first().isVisible()).toBe(true);
-    expect(await page.getByTestId("logs-delete").count()).toBe(0);
-    expect(await page.getByTestId("logs-create").count()).toBe(0);
-    await screenshot(page, "admin-log-filtered-en-US");
-    await page.context().close();
-  });
+  /** The log as an auditor (en-US, without delete) and as the administrator (ja) reads it: operations by name. */
+  const LOG_VIEWS = [
+    { locale: "en-US", who: ["audrey", "Changed2025x"], addRole: "Add role" },
+    { locale: "ja", who: ["admin", ADMIN_PASSWORD], addRole: "ロールの追加" },
+  ] as const;
+  for (const view of LOG_VIEWS) {
+    it(`${view.locale}: the operation log names the screens' changes, filters and exports by operation name`, async () => {
+      const page = await newPage(view.locale);
+      await page.goto(url);
+      await signInOnPage(page, view.who[0], view.who[1]);
+      await page.waitForURL(/#\/wel\/index$/);
+      const logs = crudScreen(page, "logs");
+      await logs.open(url, "/admin/log/index");
+      // Every line names its operation in the reader's language, never by the server's key.
+      await expect.poll(() => logs.root.locator("tr.ant-table-row").count()).toBeGreaterThan(0);
+      const shown = (await logs.root.locator("tbody").textContent()) ?? "";
+      expect(OPERATION_IDS.filter((id) => shown.includes(id))).toEqual([]);
+      // The filter offers operations by name: typing the name finds it.
+      await page.getByTestId("logs-filter-operation").click();
+      await page.keyboard.type(view.addRole);
+      await page
+        .locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option", { hasText: view.addRole })
+        .first()
+        .click();
+      await page.getByTestId("logs-search").click();
+      // One save per story above (more if a story was retried): the screen lists what the log holds.
+      const saves = (await api().get<Paged<unknown>>("/sys/log/page?operation=role.save", admin)).total;
+      expect(saves).toBeGreaterThanOrEqual(STORIES.length);
+      await expect.poll(() => logs.root.locator("tr.ant-table-row").count()).toBe(saves);
+      const named = await logs.root.locator("tr.ant-table-row").allTextContents();
+      expect(named.every((row) => row.includes(view.addRole))).toBe(true);
+      expect(named.join("|")).not.toContain("role.save");
+      await screenshot(page, `admin-log-filtered-${view.locale}`);
+      // The export carries the same names.
+      await page.getByTestId("logs-export").click();
+      const download = page.waitForEvent("download");
+      await page.locator(".ant-modal-confirm .ant-btn-primary").click();
+      const csv = readFileSync(await (await download).path(), "utf8");
+      const lines = csv.trim().split("\r\n").slice(1);
+      expect(lines).toHaveLength(saves);
+      expect(lines.every((line) => line.includes(view.addRole))).toBe(true);
+      expect(csv).not.toContain("role.save");
+      if (view.who[0] === "audrey") {
+        expect(await page.getByTestId("logs-delete").count()).toBe(0);
+        expect(await page.getByTestId("logs-create").count()).toBe(0);
+      }
+      await page.context().close();
+    });
+  }
 });

@@ -133,7 +133,8 @@ describe.skipIf(!CHROMIUM)("bulk operations, modes and display configuration in 
     const before = await bulkCount();
     await value.fill("260.05");
     await page.getByTestId("bulk-send").click();
-    expect(await page.getByTestId("bulk-error").textContent()).toBe("必须是 0.1 的整数倍");
+    // The refusal names the setting.
+    expect(await page.getByTestId("bulk-error").textContent()).toBe("电网电压保护上限值1必须是 0.1 的整数倍");
     expect(await page.getByTestId("setting-TP_0X03_1058").textContent()).toContain("必须是 0.1 的整数倍");
     expect(await bulkCount()).toBe(before);
 
@@ -172,10 +173,8 @@ describe.skipIf(!CHROMIUM)("bulk operations, modes and display configuration in 
       dischargeOffSoc: "20",
     });
     await time(`${p}-0-end`, "12:00");
-    // The whole-day rule speaks while the periods are edited, before any save.
-    await expect
-      .poll(() => page.getByTestId(`${p}-problem`).textContent())
-      .toBe("The time periods must cover the whole day, 00:00-23:59");
+    // The whole-day rule speaks at the field while the periods are edited, before any save.
+    await expect.poll(() => modes.fieldError("periodsText")).toBe("The time periods must cover the whole day, 00:00-23:59");
     await modes.save();
     await expect.poll(() => modes.fieldError("periodsText")).toBe("The time periods must cover the whole day, 00:00-23:59");
     expect(await stored()).toBe(0);
@@ -183,15 +182,14 @@ describe.skipIf(!CHROMIUM)("bulk operations, modes and display configuration in 
     await page.getByTestId(`${p}-add`).click();
     await time(`${p}-1-start`, "11:00");
     await time(`${p}-1-end`, "23:59");
-    await expect
-      .poll(() => page.getByTestId(`${p}-problem`).textContent())
-      .toBe("There is an overlap in the time periods. Please check!");
+    await expect.poll(() => modes.fieldError("periodsText")).toBe("There is an overlap in the time periods. Please check!");
     await modes.save();
     await expect.poll(() => modes.fieldError("periodsText")).toBe("There is an overlap in the time periods. Please check!");
     expect(await stored()).toBe(0);
 
     await time(`${p}-1-start`, "12:00");
-    await expect.poll(() => page.getByTestId(`${p}-problem`).count()).toBe(0);
+    // The field is no longer refused (a fading message does not count).
+    await expect.poll(() => page.getByTestId("field-periodsText").locator(".ant-form-item-has-error").count()).toBe(0);
     await modes.save();
     await modes.dialogGone();
     await expect.poll(() => modes.row("PEAK").textContent()).toContain("00:00-12:00, 12:00-23:59");
@@ -200,9 +198,7 @@ describe.skipIf(!CHROMIUM)("bulk operations, modes and display configuration in 
     await modes.rowAction("PEAK", "edit");
     const e = "modes-edit-dialog-periodsText";
     await page.getByTestId(`${e}-1-remove`).click();
-    await expect
-      .poll(() => page.getByTestId(`${e}-problem`).textContent())
-      .toBe("The time periods must cover the whole day, 00:00-23:59");
+    await expect.poll(() => modes.fieldError("periodsText")).toBe("The time periods must cover the whole day, 00:00-23:59");
     await modes.save();
     await expect.poll(() => modes.fieldError("periodsText")).toBe("The time periods must cover the whole day, 00:00-23:59");
     await screenshot(page, "device-modes-refused-en-US");

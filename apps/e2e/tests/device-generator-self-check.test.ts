@@ -6,7 +6,8 @@ import { startSettingsFleet } from "../src/demo-fleet-fixture.ts";
 /**
  * The generator page and the self-check against the demo fleet's simulated devices (reporting
  * every 2 s): a generator change reaches the device and shows acknowledged in the change records;
- * a self-check is started and followed until the device reports it done.
+ * a self-check is started, its progress followed item by item, and each item's result shown with
+ * its values when the device reports it done.
  */
 describe.skipIf(!CHROMIUM)("generator and self-check in Chromium", () => {
   let fleet: Awaited<ReturnType<typeof startSettingsFleet>>;
@@ -44,15 +45,27 @@ describe.skipIf(!CHROMIUM)("generator and self-check in Chromium", () => {
     await screenshot(page, "device-generator-records-en-US");
   }, 120_000);
 
-  it("starts a self-check and follows it until the device reports it done", async () => {
+  it("starts a self-check, shows its progress item by item, and each item's result with its values once done", async () => {
     const page = await open(await fleet.onlineDevice(2), "self-check");
     await page.getByTestId("self-check-start").click();
-    await page.locator(".ant-popconfirm").getByRole("button", { name: "OK" }).click();
-    const row = page.getByTestId("self-check").locator(".ant-table-tbody tr").first();
-    await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain("During self inspection");
+    await page.locator(".ant-popconfirm").getByRole("button", { name: "Confirm" }).click();
+    const state = page.getByTestId("self-check-state");
+    await expect.poll(() => state.textContent(), { timeout: 10_000 }).toBe("During self inspection");
+    // One item per reading (every 2 s): the progress line names the item under test.
+    const progress = page.getByTestId("self-check-progress");
+    await expect.poll(() => progress.textContent(), { timeout: 15_000 }).toMatch(/[1-7] of 8 items passed · .*\(\d+[<>]?\.S\d\)/);
     await screenshot(page, "device-self-check-running-en-US");
-    // The simulated check takes 20 s of device time; the panel follows it on its own.
-    await expect.poll(() => row.textContent(), { timeout: 45_000, interval: 1000 }).toContain("Self inspection completed");
+    await expect.poll(() => state.textContent(), { timeout: 45_000, interval: 1000 }).toBe("Self inspection completed");
+    const outcomes = await page
+      .getByTestId("self-check-items")
+      .locator("tr[data-outcome]")
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-outcome")));
+    expect(outcomes).toEqual(Array(8).fill("passed"));
+    // 59.S1, the first overvoltage stage: set at 253 V and 3000 ms, and where and when it tripped.
+    const first = await page.getByTestId("self-check-items-1").textContent();
+    expect(first).toMatch(/^Overvoltage stage 1 \(59\.S1\)Passed253 V300025\d\.\d+ V30\d\d$/);
+    expect(await page.getByTestId("self-check-items-8").textContent()).toContain("47.5 Hz");
+    expect(await progress.count()).toBe(0);
     await screenshot(page, "device-self-check-done-en-US");
   }, 120_000);
 });

@@ -2,8 +2,10 @@ import type { ServerProcess } from "@ess/server/testing";
 import ExcelJS from "exceljs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiClient } from "../src/api.ts";
 import { CHROMIUM, launchBrowser, screenshot } from "../src/browser.ts";
 import { adminPage, startFleetConsole } from "../src/console-server.ts";
+import { ADMIN_PASSWORD } from "../src/shell-fixture.ts";
 
 /** Whole hours from UTC of a zone now, as the catalogue's time zones count them (East 1, West 3…). */
 const hoursFromUtc = (timeZone: string) => {
@@ -17,7 +19,8 @@ const hoursFromUtc = (timeZone: string) => {
 /**
  * The device list's tools in Chromium with three simulated devices (Rome, Munich, Sydney): firmware
  * versions as the devices report them, the catalogue's time zones as a filter, the rows' "More"
- * menu, an Excel import with good and bad rows, and the board's installations per month.
+ * menu (bind only on an unbound device; a second bind refused with who is bound), an Excel import
+ * with good and bad rows, and the board's installations per month.
  */
 describe.skipIf(!CHROMIUM)("the device list's tools in Chromium", () => {
   let browser: Browser;
@@ -117,6 +120,68 @@ describe.skipIf(!CHROMIUM)("the device list's tools in Chromium", () => {
     await page.getByTestId("devices-bindInstaller-dialog-ok").waitFor();
     await screenshot(page, "device-tools-more-en-US");
   });
+
+  it("offers the unbind, not a second bind, on a bound device, and says why a bind made meanwhile is refused", async () => {
+    const api = apiClient(url);
+    const token = await api.signIn("admin", ADMIN_PASSWORD);
+    // Accounts of this attempt's own: a retry finds the first attempt's, and the device it bound.
+    const run = Date.now().toString(36);
+    const account = (name: string) =>
+      api.post<{ id: number; username: string }>(
+        "/admin/lsyuser/save",
+        { username: `${name.toLowerCase()}-${run}`, password: `${name}2025x`, name },
+        token,
+      );
+    const anna = await account("Anna");
+    const bruno = await account("Bruno");
+    const id = (await api.get<{ records: { id: number }[] }>("/admin/lsydevice/page?sn=ESSDEMO00003", token)).records[0]?.id;
+    await api.post("/admin/lsydevice/unbindUser", { id }, token).catch(() => undefined);
+
+    const page = await signedIn();
+    await page.goto(`${url}#/device/list/index`);
+    const device = row(page, "ESSDEMO00003");
+    await device.getByTestId("devices-edit").waitFor();
+    const menu = page.locator(".ant-dropdown:not(.ant-dropdown-hidden)");
+    const chooseUser = async (name: string) => {
+      await page.getByTestId("devices-bindUser-dialog-userId").click();
+      await page.keyboard.type(name);
+      await page
+        .locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option", { hasText: name })
+        .click();
+    };
+    await device.getByTestId("devices-more").click();
+    await menu.getByTestId("devices-bindUser").click();
+    await chooseUser(bruno.username);
+    // Meanwhile another administrator binds the device to Anna: the dialog says so and changes nothing.
+    await api.post("/admin/lsydevice/bindUser", { id, userId: anna.id }, token);
+    await page.getByTestId("devices-bindUser-dialog-ok").click();
+    await expect
+      .poll(() => page.getByTestId("devices-bindUser-dialog-error").textContent())
+      .toBe(`This device is already bound to user ${anna.username}: unbind that user first, then bind the new one`);
+    await screenshot(page, "device-tools-second-bind-en-US");
+    await page.getByTestId("devices-bindUser-dialog-cancel").click();
+    await page.getByTestId("devices-bindUser-dialog").waitFor({ state: "detached" });
+
+    // The refusal read the list again: the row shows Anna and offers her unbind instead of a second bind.
+    await expect.poll(() => device.textContent()).toContain(anna.username);
+    await device.getByTestId("devices-more").click();
+    await menu.getByTestId("devices-unbindUser").waitFor();
+    expect(await menu.getByTestId("devices-bindUser").count()).toBe(0);
+    await menu.getByTestId("devices-unbindUser").click();
+    const confirm = page.locator(".ant-modal-confirm").last();
+    await expect.poll(() => confirm.textContent()).toContain("Unbind the user of the device ESSDEMO00003?");
+    await page.waitForFunction(() => !document.querySelector(".ant-modal-confirm[class*='ant-zoom']"));
+    await confirm.getByRole("button", { name: "Confirm" }).click();
+    await expect.poll(() => device.textContent()).not.toContain(anna.username);
+
+    // The transfer's second step: the unbound device takes Bruno.
+    await device.getByTestId("devices-more").click();
+    await menu.getByTestId("devices-bindUser").click();
+    await chooseUser(bruno.username);
+    await page.getByTestId("devices-bindUser-dialog-ok").click();
+    await page.getByTestId("devices-bindUser-dialog").waitFor({ state: "detached" });
+    await expect.poll(() => device.textContent()).toContain(bruno.username);
+  }, 90_000);
 
   it("imports an Excel workbook with good and bad rows, each with its outcome", async () => {
     const page = await signedIn();

@@ -47,10 +47,10 @@ describe.skipIf(!CHROMIUM)("a device's live data on its details page in Chromium
     await page.goto(`${url}#/device/live/3`);
     await page.waitForURL(/#\/device\/details\/3$/);
     await expect.poll(() => page.getByTestId("device-online").textContent(), { timeout: 15_000 }).toBe("Online");
-    // The tab names the page in the chosen language once the page's labels have arrived.
+    // The tab names the device and the page, in the chosen language once the page's labels have arrived.
     await expect
       .poll(() => page.locator('[data-testid="tab"][data-path="/device/details/3"]').textContent())
-      .toBe("Device details");
+      .toBe("Demo 2 · Device details");
     expect(await page.locator('[data-testid="tab"][data-path="/device/live/3"]').count()).toBe(0);
     expect(await page.locator('.ant-tabs-tab-active[data-node-key="live"]').textContent()).toBe("Device live data");
     const readingTime = () => page.getByTestId("reading-time").textContent();

@@ -5,8 +5,9 @@ import { startSettingsFleet } from "../src/demo-fleet-fixture.ts";
 
 /**
  * The device settings panel (its own route, /device/settings/:id) against two simulated devices
- * reporting every 2 s: a battery setting changed and acknowledged in the records, a schedule with
- * overlapping quarters refused with the spec's message, prices edited and revenue following them.
+ * reporting every 2 s: a battery setting changed and acknowledged in the records (values with
+ * their units), the battery defaults restored after a confirmation, prices edited and revenue
+ * following them. The schedule page: device-schedule.test.ts.
  */
 describe.skipIf(!CHROMIUM)("device settings in Chromium", () => {
   let fleet: Awaited<ReturnType<typeof startSettingsFleet>>;
@@ -15,8 +16,6 @@ describe.skipIf(!CHROMIUM)("device settings in Chromium", () => {
   const db = () => fleet.db();
   const open = (deviceId: number, tab: string) => fleet.open(deviceId, tab);
   const field = (page: Page, id: string) => page.getByTestId(`setting-${id}`).locator("input");
-  const writes = async (deviceId: number) =>
-    (await db().query<{ n: number }>("SELECT count(*)::int AS n FROM device_write WHERE device_id = $1", [deviceId])).rows[0]?.n;
 
   beforeAll(async () => {
     fleet = await startSettingsFleet("ess-e2e-settings-", 2);
@@ -40,23 +39,38 @@ describe.skipIf(!CHROMIUM)("device settings in Chromium", () => {
     const row = page.getByTestId("write-records").getByRole("row").filter({ hasText: "Grid-Connected SOC Lower Limit" }).first();
     await expect
       .poll(() => row.textContent(), { timeout: 10_000 })
-      .toContain(`Grid-Connected SOC Lower Limit: ${before} → ${next}`);
+      .toContain(`Grid-Connected SOC Lower Limit: ${before} % → ${next} %`);
     expect(await row.textContent()).toContain("Acknowledged");
     await screenshot(page, "device-settings-records-en-US");
   });
 
-  it("refuses a schedule whose quarters overlap with the spec's message, and sends nothing", async () => {
-    const page = await open(threePhase, "49");
-    const q2Start = field(page, "TP_0X03_92");
-    await expect.poll(() => q2Start.inputValue(), { timeout: 15_000 }).toBe("4");
-    const count = await writes(threePhase);
-    // Q1 runs January–March: starting Q2 in February overlaps it.
-    await q2Start.fill("2");
+  it("restores the battery defaults after a confirmation listing each value, read back from the device", async () => {
+    const page = await open(threePhase, "48");
+    const soc = field(page, "TP_0X03_1054");
+    await expect.poll(() => soc.inputValue(), { timeout: 15_000 }).not.toBe("");
+    await soc.fill("40");
+    await field(page, "TP_0X03_1048").fill("30");
     await page.getByTestId("settings-save").click();
-    await expect.poll(() => page.getByTestId("settings-outcome").textContent()).toBe("The time period range cannot overlap");
-    expect(await page.getByTestId("setting-TP_0X03_92").textContent()).toContain("The time period range cannot overlap");
-    expect(await writes(threePhase)).toBe(count);
-    await screenshot(page, "device-settings-schedule-overlap-en-US");
+    await expect
+      .poll(() => page.getByTestId("settings-outcome").textContent(), { timeout: 15_000 })
+      .toBe("The device acknowledged the change");
+    await expect.poll(() => soc.inputValue()).toBe("40");
+
+    await page.getByTestId("restore-defaults").click();
+    const list = page.getByTestId("restore-list");
+    await expect.poll(() => list.textContent()).toContain("Grid-Connected SOC Lower Limit: 40 % → 20 %");
+    expect(await list.textContent()).toContain("Battery Charging Current: 30 A → 25 A");
+    await screenshot(page, "device-settings-restore-confirm-en-US");
+    await page.getByTestId("restore-confirm").click();
+    await expect
+      .poll(() => page.getByTestId("settings-outcome").textContent(), { timeout: 15_000 })
+      .toBe("The device acknowledged the defaults");
+    // The form shows what the device answers to a fresh page read.
+    expect([await soc.inputValue(), await field(page, "TP_0X03_1048").inputValue()]).toEqual(["20", "25.0"]);
+    await page.getByTestId("restore-defaults").click();
+    await expect
+      .poll(() => page.getByTestId("settings-outcome").textContent())
+      .toBe("These battery settings are already at their defaults");
   });
 
   it("edits a user's electricity prices and sees today's revenue follow them", async () => {
@@ -102,5 +116,16 @@ describe.skipIf(!CHROMIUM)("device settings in Chromium", () => {
     await expect
       .poll(() => unbound.getByTestId("tariff-unavailable").textContent(), { timeout: 10_000 })
       .toBe("No user bound, price setting unavailable.");
+    // Said from the device's record: the page asks for no prices the server would refuse.
+    const asked: string[] = [];
+    unbound.on("request", (request) => {
+      if (request.url().includes("/electricity/price/device")) asked.push(request.url());
+    });
+    await openTab(unbound, "settings-tab-records");
+    await openTab(unbound, "settings-tab-tariff");
+    await expect
+      .poll(() => unbound.getByTestId("tariff-unavailable").textContent())
+      .toBe("No user bound, price setting unavailable.");
+    expect(asked).toEqual([]);
   });
 });

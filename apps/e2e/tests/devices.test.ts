@@ -3,12 +3,14 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, launchBrowser, screenshot } from "../src/browser.ts";
 import { adminPage, startFleetConsole } from "../src/console-server.ts";
+import { adminApi, deviceDayAndLayout, identityInListAndHeader, type Lang, tabsByDevice } from "../src/device-identity-checks.ts";
 
 /**
- * Device management in Chromium, in English and Italian: the data board and its drill-down, the
- * list's filters, a batch import with good and bad rows, a device's details with the energy flow
- * moving, and statistics over day, month, year and a custom frame. Device 1 never connects and has
- * a year of daily energy; devices 2 and 3 are simulated and report every second.
+ * Device management in Chromium, in English, Italian and Chinese: the data board and its
+ * drill-down, the list's filters, a batch import with good and bad rows, a device's details with the
+ * energy flow moving, statistics over day, month, year and a custom frame, and what a device says it
+ * is (src/device-identity-checks.ts). Device 1 never connects and has a year of daily energy;
+ * devices 2 and 3 are simulated and report every second.
  */
 describe.skipIf(!CHROMIUM)("device management in Chromium", () => {
   let browser: Browser;
@@ -20,16 +22,20 @@ describe.skipIf(!CHROMIUM)("device management in Chromium", () => {
       prefix: "ess-e2e-devices-",
       devices: 2,
       intervalMs: 1000,
+      // Devices are asked for their battery type within a second of connecting.
+      env: { ESS_IDENTITY_READ_MS: "1000" },
       seed: async (db) => {
         await db.query(
           `INSERT INTO device (tenant_id, sn, name, phase_type, time_zone, model, country_code)
-           VALUES (1, 'ESSNEVER01', 'Garage', 2, 'Europe/Rome', 'T10K', 1)`,
+           VALUES (1, 'ESSNEVER01', 'Garage', 2, 'Europe/Rome', 'H3-20K', 1)`,
         );
         await db.query(
           `INSERT INTO device_energy_daily (device_id, day, first_ts, last_ts, pv_day_last, load_day_last, buy_day_last,
                                             sell_day_last, charge_day_last, discharge_day_last)
            SELECT 1, d::date, d, d + interval '23 hours', 20, 14, 3, 7, 5, 4
-             FROM generate_series(current_date - 400, current_date - 1, interval '1 day') d`,
+             -- The device's days are Rome's: near midnight UTC, Rome is already a day further.
+             FROM (SELECT (now() AT TIME ZONE 'Europe/Rome')::date AS today) AS rome,
+                  generate_series(rome.today - 400, rome.today - 1, interval '1 day') d`,
         );
       },
     }));
@@ -40,7 +46,8 @@ describe.skipIf(!CHROMIUM)("device management in Chromium", () => {
     await server?.stop();
   });
 
-  const signedIn = (locale: "en-US" | "it") => adminPage(browser, url, { locale, viewport: { width: 1440, height: 1000 } });
+  const signedIn = (locale: "en-US" | "it" | "zh-CN") =>
+    adminPage(browser, url, { locale, viewport: { width: 1440, height: 1000 } });
   const rows = (page: Page) => page.getByTestId("devices-table").locator("tbody tr.ant-table-row");
 
   it("reads the data board and opens the offline devices from it, then filters the list (en-US)", async () => {
@@ -71,15 +78,20 @@ describe.skipIf(!CHROMIUM)("device management in Chromium", () => {
     await screenshot(page, "devices-board-en-US");
 
     await page.getByTestId("board-devices-offline").getByRole("link").click();
-    await page.getByTestId("devices-drill-status").waitFor();
+    // The list opens on the offline devices, and its status filter says so.
+    const statusFilter = page.getByTestId("devices-filter-status");
+    await expect
+      .poll(() => statusFilter.locator(".ant-select-content, .ant-select-selection-item").first().textContent())
+      .toBe("Offline");
     await expect.poll(() => rows(page).count()).toBe(1);
     expect(await rows(page).first().textContent()).toContain("ESSNEVER01");
     await page.getByTestId("device-qr-open-ESSNEVER01").click();
     await page.getByTestId("device-qr-ESSNEVER01").locator("canvas").waitFor();
     await page.keyboard.press("Escape");
 
-    await page.getByTestId("devices-drill-status").locator(".ant-tag-close-icon").click();
+    await page.getByTestId("devices-reset").click();
     await expect.poll(() => rows(page).count()).toBe(3);
+    expect(await statusFilter.textContent()).not.toContain("Offline");
     await page.getByTestId("devices-filter-sn").fill("essdemo");
     await page.getByTestId("devices-search").click();
     await expect.poll(() => rows(page).count()).toBe(2);
@@ -117,8 +129,19 @@ describe.skipIf(!CHROMIUM)("device management in Chromium", () => {
     expect((await rows(page).allTextContents()).join()).not.toContain("ESSIMPORT02");
   });
 
-  it("opens a device and watches its energy flow move; an offline device says so (en-US)", async () => {
+  it("opens a device and watches its energy flow move, in the theme colour; an offline device says so (en-US)", async () => {
     const page = await signedIn("en-US");
+    // A theme colour other than the default: the flow and the charts take it from the theme.
+    const green = "#11A983";
+    await page.evaluate((colour) => {
+      const prefs = JSON.parse(localStorage.getItem("ess.preferences") ?? "{}");
+      localStorage.setItem("ess.preferences", JSON.stringify({ ...prefs, themeColor: colour }));
+    }, green);
+    await page.reload();
+    const sameColour = (value: string | null) => value?.toLowerCase() === green.toLowerCase();
+    await expect
+      .poll(async () => sameColour(await page.getByTestId("board-installations").getAttribute("data-primary")))
+      .toBe(true);
     await page.goto(`${url}#/device/list/index`);
     await page.getByTestId("device-link-ESSDEMO00002").click();
     await page.getByTestId("device-details").waitFor();
@@ -135,6 +158,8 @@ describe.skipIf(!CHROMIUM)("device management in Chromium", () => {
       .locator("line")
       .evaluate((el) => getComputedStyle(el).animationName);
     expect(animated).toBe("ess-flow-move");
+    expect(sameColour(await page.getByTestId("flow-inverter").getAttribute("fill"))).toBe(true);
+    expect(sameColour(await page.getByTestId("flow-load").locator("line").getAttribute("stroke"))).toBe(true);
     expect(await page.getByTestId("connection-dongle").textContent()).toContain("Connected");
     await screenshot(page, "devices-details-en-US");
 
@@ -160,9 +185,11 @@ describe.skipIf(!CHROMIUM)("device management in Chromium", () => {
     await page.getByTestId("statistics-as").getByText("Tabella", { exact: true }).click();
     const year = page.getByTestId("statistics-table-year");
     await year.waitFor();
-    const thisMonth = new Date().toISOString().slice(0, 7);
-    const lastMonth = new Date(new Date().getFullYear(), new Date().getMonth() - 1, 15).toISOString().slice(0, 7);
-    await expect.poll(() => year.textContent()).toContain(new Date().getMonth() === 0 ? lastMonth : thisMonth.slice(0, 5));
+    // Months as Italian writes them (MM/YYYY), like every date of the console in Italian.
+    const now = new Date();
+    const lastMonth = new Date(now.getFullYear(), now.getMonth() - 1, 15);
+    const monthText = (d: Date) => `${String(d.getMonth() + 1).padStart(2, "0")}/${d.getFullYear()}`;
+    await expect.poll(() => year.textContent()).toContain(now.getMonth() === 0 ? monthText(lastMonth) : `/${now.getFullYear()}`);
     expect(await year.locator("thead").textContent()).toContain("Produzione (kWh)");
 
     await range.getByText("Personalizzato", { exact: true }).click();
@@ -176,4 +203,25 @@ describe.skipIf(!CHROMIUM)("device management in Chromium", () => {
     await page.getByTestId("statistics-chart-month").locator("canvas").waitFor();
     await screenshot(page, "devices-statistics-it");
   });
+
+  for (const lang of ["zh-CN", "en-US"] as const satisfies Lang[]) {
+    it(`shows the demo device's model and rated power in the list and header, the model filter finds it, and two devices' tabs say which is which (${lang})`, async () => {
+      const api = await adminApi(url);
+      const reported = await api.reportedBy("ESSDEMO00002");
+      const page = await signedIn(lang);
+      const typed = { sn: "ESSNEVER01", id: await api.idOf("ESSNEVER01") };
+      await identityInListAndHeader(page, url, lang, reported, typed);
+      await tabsByDevice(page, url, lang, { id: reported.id, name: "Demo 2" }, { id: typed.id, name: "Garage" });
+    }, 90_000);
+  }
+
+  it("draws a device's day on its own clock, shows settings once, and keeps the bars and a form's actions in view (en-US, browser in New York)", async () => {
+    const reported = await (await adminApi(url)).reportedBy("ESSDEMO00002");
+    const page = await adminPage(browser, url, {
+      locale: "en-US",
+      timezoneId: "America/New_York",
+      viewport: { width: 1400, height: 800 },
+    });
+    await deviceDayAndLayout(page, url, reported);
+  }, 60_000);
 });

@@ -35,6 +35,8 @@ describe.skipIf(!CHROMIUM)("sign-in protection, forced and voluntary password ch
     await page.getByTestId("captcha-input").fill("AAAA");
     await page.getByTestId("login-submit").click();
     await expect.poll(() => page.getByTestId("login-error").textContent()).toBe("Wrong verification code, please enter it again");
+    // A new picture comes with the refusal, and the field is cleared for its characters.
+    expect(await page.getByTestId("captcha-input").inputValue()).toBe("");
 
     await page.getByTestId("use-slide").click();
     await page.getByTestId("login-submit").click();
@@ -93,6 +95,7 @@ describe.skipIf(!CHROMIUM)("sign-in protection, forced and voluntary password ch
     });
     expect(menus).toEqual([
       ["/wel", "Home", []],
+      ["/inbox", "I miei messaggi", []],
       ["/admin", "Sistema", ["Registro operazioni"]],
     ]);
     await expect(api.signIn("mario", "Nuova2025x")).resolves.toMatch(/.{20,}/);

@@ -58,7 +58,7 @@ describe.skipIf(!CHROMIUM)("console shell: error log, reminders, version check, 
     await expect
       .poll(() => page.locator(".ant-modal-confirm-title", { hasText: "Confirm to upload local logs to server?" }).isVisible())
       .toBe(true);
-    await page.getByRole("button", { name: "OK" }).click();
+    await page.getByRole("button", { name: "Confirm" }).click();
     await expect.poll(() => page.getByText("Sent successfully!").isVisible()).toBe(true);
     const { rows: uploaded } = await console_.runtime.db.query<{ message: string; request_uri: string; operator_name: string }>(
       "SELECT message, request_uri, operator_name FROM sys_log WHERE log_type = 'client-error'",
@@ -75,7 +75,7 @@ describe.skipIf(!CHROMIUM)("console shell: error log, reminders, version check, 
     await expect
       .poll(() => page.locator(".ant-modal-confirm-title", { hasText: "Confirm to clear local log records?" }).isVisible())
       .toBe(true);
-    await page.getByRole("button", { name: "OK" }).click();
+    await page.getByRole("button", { name: "Confirm" }).click();
     await expect.poll(() => page.getByText("Cleared successfully!").isVisible()).toBe(true);
     await expect.poll(() => dialog.locator("tbody tr.ant-table-row").count()).toBe(0);
     expect(await page.evaluate(() => localStorage.getItem("ess.errorLog"))).toBeNull();

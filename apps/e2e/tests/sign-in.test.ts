@@ -42,7 +42,7 @@ describe.skipIf(!CHROMIUM)("signing in to the console in Chromium", () => {
     await expect.poll(() => page.getByTestId("home-greeting").isVisible()).toBe(true);
     await page.getByTestId("user-menu").click();
     await page.getByTestId("logout-link").click();
-    await page.getByRole("button", { name: "OK" }).click();
+    await page.getByRole("button", { name: "Confirm" }).click();
     await page.waitForURL(/#\/login$/);
     await page.goto(`${url}#/wel/index`);
     await page.waitForURL(/#\/login$/);
@@ -52,7 +52,27 @@ describe.skipIf(!CHROMIUM)("signing in to the console in Chromium", () => {
     const page = await browser.newPage({ locale: "ja-JP" });
     await page.goto(url);
     await expect.poll(() => page.getByRole("button", { name: "ログイン" }).isVisible()).toBe(true);
-    await page.getByTestId("language-select").selectOption("it");
+    // The page is in the console's font, not the browser's default serif.
+    const font = await page.getByTestId("login-submit").evaluate(() => getComputedStyle(document.body).fontFamily);
+    expect(font).toMatch(/sans-serif/);
+    expect(await page.locator("h1").evaluate((h) => getComputedStyle(h).fontFamily)).toBe(font);
+    // The language picker names the language and lists the five, each in its own language.
+    await expect.poll(() => page.getByTestId("language-select").textContent()).toContain("日本語");
+    await page.getByTestId("language-select").click();
+    expect(await page.getByRole("option").allTextContents()).toEqual(["简体中文", "English", "Italiano", "Español", "日本語"]);
+    await screenshot(page, "sign-in-language-picker-ja");
+    await page.getByRole("option", { name: "Italiano" }).click();
+    await expect.poll(() => page.getByRole("listbox").count()).toBe(0);
+    await expect.poll(() => page.getByTestId("language-select").textContent()).toContain("Italiano");
+    // The keyboard works it too: the list opens on the chosen language; Escape returns to the picker.
+    await page.getByTestId("language-select").focus();
+    await page.keyboard.press("ArrowDown");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Italiano");
+    await page.keyboard.press("ArrowDown");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Español");
+    await page.keyboard.press("Escape");
+    await expect.poll(() => page.getByRole("listbox").count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("language-select");
     await expect.poll(() => page.getByRole("button", { name: "Accedi" }).isVisible()).toBe(true);
     await page.reload();
     await expect.poll(() => page.getByRole("button", { name: "Accedi" }).isVisible()).toBe(true);

@@ -1,0 +1,168 @@
+/**
+ * The customer-service lists with a large tenant: referral cash-backs (bank details sealed as the
+ * server seals them), messages, feedback, FAQ problems and regions, each at a fixed rate from this
+ * process to the console server in its own process (embedded PGlite, loopback), beside a bare
+ * Fastify route as the ceiling. Prints figures; it never passes or fails on time.
+ *
+ *   npm run service -w @ess/bench -- [rows=100000] [rate=200] [seconds=10]
+ */
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { REFERRAL_CODE_ALPHABET, REFERRAL_CODE_LENGTH } from "@ess/domain";
+import { createFieldCipher } from "@ess/server/internal/crypto/field-cipher.ts";
+import { migrate } from "@ess/server/internal/db/migrate.ts";
+import { openPglite } from "@ess/server/internal/db/pglite.driver.ts";
+import { BANK_COLUMNS } from "@ess/server/internal/modules/referral/referral.repository.ts";
+import { startServerProcess, tempDataDir } from "@ess/server/testing";
+import { measureTimerDelay, printTable, runLoad } from "./load.ts";
+
+const rows = Number(process.argv[2] ?? 100_000);
+const rate = Number(process.argv[3] ?? 200);
+const seconds = Number(process.argv[4] ?? 10);
+const password = "Bench12345";
+const users = 1_000;
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+// The server's own key file (development mode reads it), so the seeded bank details open as real ones.
+const dataDir = tempDataDir("ess-bench-service-");
+const key = randomBytes(32);
+writeFileSync(join(dataDir, "field.key"), `${key.toString("base64")}\n`, { mode: 0o600 });
+const cipher = createFieldCipher(key);
+
+const seeding = performance.now();
+const db = await openPglite(join(dataDir, "pgdata"));
+await migrate(db);
+await db.query("INSERT INTO tenant (id, name) VALUES (1, 'Default') ON CONFLICT (id) DO NOTHING");
+await db.query(
+  `INSERT INTO sys_user (tenant_id, username, password_hash, name, user_type)
+   SELECT 1, 'bench-user-' || g, 'x', 'Bench User ' || g, 2 FROM generate_series(1, $1) g`,
+  [users],
+);
+const { rows: people } = await db.query<{ id: number }>("SELECT id FROM sys_user WHERE username LIKE 'bench-user-%' ORDER BY id");
+const ids = people.map((p) => p.id);
+await db.query(
+  "INSERT INTO device (tenant_id, sn, name) SELECT 1, 'BENCHREF' || lpad(g::text, 8, '0'), 'Bench' FROM generate_series(1, $1) g",
+  [rows],
+);
+/** A distinct referral code per account: the number written in the codes' own alphabet. */
+const codeOf = (n: number) => {
+  let code = "";
+  for (let rest = n, k = 0; k < REFERRAL_CODE_LENGTH; k++, rest = Math.floor(rest / REFERRAL_CODE_ALPHABET.length))
+    code = (REFERRAL_CODE_ALPHABET[rest % REFERRAL_CODE_ALPHABET.length] as string) + code;
+  return code;
+};
+// Referral accounts of every user, each with sealed bank details.
+for (const [i, id] of ids.entries()) {
+  await db.query(
+    `INSERT INTO referral_account (tenant_id, user_id, code, bank_bsb, bank_account_number, bank_account_name)
+     VALUES (1, $1, $2, $3, $4, $5)`,
+    [
+      id,
+      codeOf(i),
+      cipher.seal(String(62000 + i).padStart(6, "0"), BANK_COLUMNS.bsb),
+      cipher.seal(String(10_000_000 + i), BANK_COLUMNS.accountNumber),
+      cipher.seal(`Bench Holder ${i}`, BANK_COLUMNS.accountName),
+    ],
+  );
+}
+await db.query(
+  `INSERT INTO referral_cashback (tenant_id, referrer_account_id, referee_account_id, device_id, cash_out_state, created_at)
+   SELECT 1, a.id, b.id, d.id, (d.rn % 3 = 0)::int, now() - make_interval(mins => d.rn::int)
+     FROM (SELECT id, row_number() OVER (ORDER BY id) AS rn FROM device) d
+     JOIN (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM referral_account) a ON a.n = d.rn % $1
+     JOIN (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM referral_account) b ON b.n = (d.rn + 1) % $1`,
+  [users],
+);
+// Drafts, published and recalled messages (none scheduled: the publication job would deliver them).
+await db.query(
+  `INSERT INTO message (tenant_id, created_by, title, summary, content, terminal, audience, state, published_at, created_at)
+   SELECT 1, $2, 'Message ' || g, 'Summary ' || g, '<p>Text ' || g || '</p>', (ARRAY['app','web','both'])[1 + g % 3],
+          'everyone', (ARRAY[0, 2, 2, 3])[1 + g % 4], now() - make_interval(mins => g), now() - make_interval(mins => g)
+     FROM generate_series(1, $1) g`,
+  [rows, ids[0]],
+);
+await db.query(
+  `INSERT INTO feedback (tenant_id, user_id, type, content, contact, state, created_at)
+   SELECT 1, ($2::bigint[])[1 + g % $3], g % 4, 'Feedback ' || g, 'user' || g || '@example.com', g % 4, now() - make_interval(mins => g)
+     FROM generate_series(1, $1) g`,
+  [rows, ids, users],
+);
+const names = (what: string) =>
+  `jsonb_build_object('zh-CN', '${what}（中文）' || g, 'en-US', '${what} ' || g, 'it', '${what} it ' || g, 'es', '${what} es ' || g, 'ja', '${what} ja ' || g)`;
+await db.query(
+  `INSERT INTO faq_classification (tenant_id, name, summary, sort) SELECT 1, ${names("Class")}, 'Summary', g FROM generate_series(1, 100) g`,
+);
+await db.query(
+  `INSERT INTO faq_problem (tenant_id, classification_id, title, content, sort)
+   SELECT 1, (SELECT min(id) FROM faq_classification) + g % 100, ${names("Question")}, ${names("Answer")}, g % 1000
+     FROM generate_series(1, $1) g`,
+  [rows],
+);
+await db.query(
+  `INSERT INTO region (tenant_id, grade, code, name, sort) SELECT 1, 0, 'C' || g, ${names("Country")}, g FROM generate_series(1, 100) g`,
+);
+await db.query(
+  `INSERT INTO region (tenant_id, parent_id, grade, code, name, sort)
+   SELECT 1, (SELECT min(id) FROM region) + g % 100, 1, 'R' || g, ${names("Region")}, g FROM generate_series(1, 1000) g`,
+);
+await db.query(
+  `INSERT INTO region (tenant_id, parent_id, grade, code, name, sort)
+   SELECT 1, (SELECT min(id) FROM region WHERE grade = 1) + g % 1000, 2, 'T' || g, ${names("Town")}, g FROM generate_series(1, $1) g`,
+  [rows],
+);
+await db.query("ANALYZE");
+const parent = (await db.query<{ id: number }>("SELECT min(id) AS id FROM region WHERE grade = 1")).rows[0]?.id;
+await db.close();
+say(`seeded ${rows} rows in each list in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
+
+const bare = spawn(process.execPath, [fileURLToPath(new URL("./bare-fastify.ts", import.meta.url))], {
+  stdio: ["ignore", "pipe", "inherit"],
+});
+const barePort = await new Promise<number>((resolve) =>
+  bare.stdout?.on("data", (chunk: Buffer) => {
+    const match = /listening (\d+)/.exec(chunk.toString());
+    if (match) resolve(Number(match[1]));
+  }),
+);
+const server = startServerProcess({ DATA_DIR: dataDir, ESS_ADMIN_PASSWORD: password, ESS_SESSION_CACHE_S: "10" });
+const url = await server.ready();
+const login = (await (
+  await fetch(`${url}login?grant_type=admin`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: "admin", password }),
+  })
+).json()) as { data: { access_token: string } };
+const staff = { authorization: `Bearer ${login.data.access_token}` };
+
+say(
+  `${cpus().length} cores (${cpus()[0]?.model ?? "unknown"}), load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}`,
+);
+const floor = await measureTimerDelay();
+say(`machine floor (idle 10 ms timer lateness): p50 ${floor.p50.toFixed(1)} ms, p99 ${floor.p99.toFixed(1)} ms`);
+const results = [];
+for (const [name, target, headers] of [
+  ["bare Fastify (ceiling)", `http://127.0.0.1:${barePort}/bare`, {}],
+  ["referral cash-backs, first page (bank details opened)", `${url}aus/referral/ausReferralCashback/list`, staff],
+  ["referral cash-backs, cashed out, page 3", `${url}aus/referral/ausReferralCashback/list?cashOutState=1&current=3`, staff],
+  ["referral cash-backs, device SN substring", `${url}aus/referral/ausReferralCashback/list?sn=0004242`, staff],
+  ["messages, first page", `${url}admin/message/page`, staff],
+  ["messages, published, app", `${url}admin/message/page?state=2&terminal=app`, staff],
+  ["feedback, first page", `${url}admin/feedback/page`, staff],
+  ["feedback, needs handling, page 3", `${url}admin/feedback/page?state=2&current=3`, staff],
+  ["FAQ problems, first page", `${url}admin/faq/problem/page`, staff],
+  ["FAQ problems, keyword", `${url}admin/faq/problem/page?keyword=Question%204242`, staff],
+  ["regions, children of a region", `${url}admin/region/page?parentId=${parent}`, staff],
+] as const) {
+  await runLoad({ url: target, headers, ratePerSec: rate, durationS: 1 }); // warm-up
+  results.push({ name, result: await runLoad({ url: target, headers, ratePerSec: rate, durationS: seconds }) });
+}
+printTable(results);
+bare.kill("SIGTERM");
+await server.stop();
