@@ -29,7 +29,7 @@ export default defineConfig({
       {
         test: {
           name: "server",
-          include: ["apps/server/test/**/*.test.ts", "apps/simulator/test/**/*.test.ts"],
+          include: ["apps/server/test/**/*.test.ts", "apps/simulator/test/**/*.test.ts", "apps/utility-sim/test/**/*.test.ts"],
           globalSetup: ["apps/server/test/global-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
