@@ -1,18 +1,16 @@
 /**
  * Published content's list routes with a large tenant: the staff lists (data center, banners) and
  * the app's reads, beside a bare Fastify route, each at a fixed rate from this process to the
- * console server in its own process (embedded PGlite, loopback). Prints figures; it never passes
+ * console server in its own process (embedded PGlite, or PostgreSQL with BENCH_DATABASE_URL; loopback). Prints figures; it never passes
  * or fails on time.
  *
  *   npm run content -w @ess/bench -- [articles=100000] [banners=100000] [rate=200] [seconds=10]
  */
 import { spawn } from "node:child_process";
 import { cpus, loadavg } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { migrate } from "@ess/server/internal/db/migrate.ts";
-import { openPglite } from "@ess/server/internal/db/pglite.driver.ts";
 import { startServerProcess, tempDataDir } from "@ess/server/testing";
+import { openBenchDatabase } from "./bench-database.ts";
 import { measureTimerDelay, printTable, runLoad } from "./load.ts";
 
 const articles = Number(process.argv[2] ?? 100_000);
@@ -25,8 +23,8 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 // Rows written straight into the database before the server opens it (no route makes 100,000 quickly).
 const dataDir = tempDataDir("ess-bench-content-");
 const seeding = performance.now();
-const db = await openPglite(join(dataDir, "pgdata"));
-await migrate(db);
+const database = await openBenchDatabase(dataDir, "ess_bench_content");
+const { db } = database;
 await db.query("INSERT INTO tenant (id, name) VALUES (1, 'Default') ON CONFLICT (id) DO NOTHING");
 await db.query(
   `INSERT INTO media (tenant_id, key, kind, sha256, content_type, name, size, width, height)
@@ -49,7 +47,9 @@ await db.query(
 );
 await db.query("ANALYZE");
 await db.close();
-say(`seeded ${articles} articles and ${banners} banners in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
+say(
+  `seeded ${articles} articles and ${banners} banners into ${database.engine} in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
+);
 
 const bare = spawn(process.execPath, [fileURLToPath(new URL("./bare-fastify.ts", import.meta.url))], {
   stdio: ["ignore", "pipe", "inherit"],
@@ -60,7 +60,12 @@ const barePort = await new Promise<number>((resolve) =>
     if (match) resolve(Number(match[1]));
   }),
 );
-const server = startServerProcess({ DATA_DIR: dataDir, ESS_ADMIN_PASSWORD: password, ESS_SESSION_CACHE_S: "10" });
+const server = startServerProcess({
+  ...database.serverEnv,
+  DATA_DIR: dataDir,
+  ESS_ADMIN_PASSWORD: password,
+  ESS_SESSION_CACHE_S: "10",
+});
 const url = await server.ready();
 const post = async (path: string, body: unknown, token?: string) =>
   (await (
@@ -110,3 +115,4 @@ for (const [name, target, headers] of [
 printTable(rows);
 bare.kill("SIGTERM");
 await server.stop();
+await database.drop();

@@ -1,7 +1,7 @@
 /**
  * The customer-service lists with a large tenant: referral cash-backs (bank details sealed as the
  * server seals them), messages, feedback, FAQ problems and regions, each at a fixed rate from this
- * process to the console server in its own process (embedded PGlite, loopback), beside a bare
+ * process to the console server in its own process (embedded PGlite, or PostgreSQL with BENCH_DATABASE_URL; loopback), beside a bare
  * Fastify route as the ceiling. Prints figures; it never passes or fails on time.
  *
  *   npm run service -w @ess/bench -- [rows=100000] [rate=200] [seconds=10]
@@ -14,10 +14,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { REFERRAL_CODE_ALPHABET, REFERRAL_CODE_LENGTH } from "@ess/domain";
 import { createFieldCipher } from "@ess/server/internal/crypto/field-cipher.ts";
-import { migrate } from "@ess/server/internal/db/migrate.ts";
-import { openPglite } from "@ess/server/internal/db/pglite.driver.ts";
 import { BANK_COLUMNS } from "@ess/server/internal/modules/referral/referral.repository.ts";
 import { startServerProcess, tempDataDir } from "@ess/server/testing";
+import { openBenchDatabase } from "./bench-database.ts";
 import { measureTimerDelay, printTable, runLoad } from "./load.ts";
 
 const rows = Number(process.argv[2] ?? 100_000);
@@ -34,8 +33,8 @@ writeFileSync(join(dataDir, "field.key"), `${key.toString("base64")}\n`, { mode:
 const cipher = createFieldCipher(key);
 
 const seeding = performance.now();
-const db = await openPglite(join(dataDir, "pgdata"));
-await migrate(db);
+const database = await openBenchDatabase(dataDir, "ess_bench_service");
+const { db } = database;
 await db.query("INSERT INTO tenant (id, name) VALUES (1, 'Default') ON CONFLICT (id) DO NOTHING");
 await db.query(
   `INSERT INTO sys_user (tenant_id, username, password_hash, name, user_type)
@@ -117,7 +116,7 @@ await db.query(
 await db.query("ANALYZE");
 const parent = (await db.query<{ id: number }>("SELECT min(id) AS id FROM region WHERE grade = 1")).rows[0]?.id;
 await db.close();
-say(`seeded ${rows} rows in each list in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
+say(`seeded ${rows} rows in each list into ${database.engine} in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
 
 const bare = spawn(process.execPath, [fileURLToPath(new URL("./bare-fastify.ts", import.meta.url))], {
   stdio: ["ignore", "pipe", "inherit"],
@@ -128,7 +127,12 @@ const barePort = await new Promise<number>((resolve) =>
     if (match) resolve(Number(match[1]));
   }),
 );
-const server = startServerProcess({ DATA_DIR: dataDir, ESS_ADMIN_PASSWORD: password, ESS_SESSION_CACHE_S: "10" });
+const server = startServerProcess({
+  ...database.serverEnv,
+  DATA_DIR: dataDir,
+  ESS_ADMIN_PASSWORD: password,
+  ESS_SESSION_CACHE_S: "10",
+});
 const url = await server.ready();
 const login = (await (
   await fetch(`${url}login?grant_type=admin`, {
@@ -166,3 +170,4 @@ for (const [name, target, headers] of [
 printTable(results);
 bare.kill("SIGTERM");
 await server.stop();
+await database.drop();

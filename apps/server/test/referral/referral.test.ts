@@ -165,6 +165,14 @@ describe("referral cash-back", () => {
 
     const filtered = await as(() => admin)<{ total: number }>("GET", "/aus/referral/ausReferralCashback/list?cashOutState=0");
     expect(filtered.body.data.total).toBe(0);
+    // A part of the device's serial number finds its cash-back, in any case; another serial none.
+    const bySn = await as(() => admin)<{ total: number }>(
+      "GET",
+      `/aus/referral/ausReferralCashback/list?sn=${deviceSn.slice(3, 9).toLowerCase()}`,
+    );
+    expect(bySn.body.data.total).toBe(1);
+    const otherSn = await as(() => admin)<{ total: number }>("GET", "/aus/referral/ausReferralCashback/list?sn=NOSUCHSERIAL");
+    expect(otherSn.body.data.total).toBe(0);
     const missing = await as(() => admin)("POST", "/aus/referral/ausReferralCashback/modify", {
       referralCashbackId: cashbackId + 1000,
       cashOutState: 1,

@@ -109,7 +109,8 @@ export function cashbackWhere(scope: Sql, f: CashbackFilters): Sql {
       sql`(ru.username ILIKE ${pattern} OR eu.username ILIKE ${pattern} OR ru.name ILIKE ${pattern} OR eu.name ILIKE ${pattern})`,
     );
   }
-  if (f.sn) parts.push(sql`d.sn ILIKE ${like(f.sn)}`);
+  // Through the devices' trigram index (fleet devices), not a join of every cash-back's device.
+  if (f.sn) parts.push(sql`c.device_id IN (SELECT id FROM device WHERE deleted_at IS NULL AND sn ILIKE ${like(f.sn)})`);
   if (f.cashOutState !== undefined) parts.push(sql`c.cash_out_state = ${f.cashOutState}`);
   if (f.from) parts.push(sql`c.created_at >= ${f.from}`);
   if (f.to) parts.push(sql`c.created_at <= ${f.to}`);
