@@ -1,12 +1,23 @@
 /**
  * `npm start`: builds the web console when its sources are newer than the last build, then runs
- * the server with its embedded database and broker and a demo fleet of simulated devices.
+ * the server with its embedded database and broker and, beside it, a demo fleet of simulated
+ * devices: once the console answers, this script registers them through the console's API as the
+ * administrator and runs the simulator, whose devices connect over MQTT like real ones.
  * Every default can be overridden through the environment (see README).
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type SimulatorProcess, startDemoFleet } from "@ess/simulator";
+import {
+  adminPassword,
+  brokerAddress,
+  consoleAddress,
+  consoleReady,
+  demoSettings,
+  setAsideRefusedPassword,
+} from "./demo-fleet.ts";
 import { nodeProblem, readManifest } from "./pinned-node.ts";
 
 const wrongNode = nodeProblem(process.version, readManifest());
@@ -16,6 +27,11 @@ if (wrongNode) {
 }
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+const demo = demoSettings(process.env, 50);
+if ("problem" in demo) {
+  process.stderr.write(`${demo.problem}\n`);
+  process.exit(1);
+}
 const builtIndex = join(root, "apps/web/dist/index.html");
 const sources = [
   "apps/web/src",
@@ -48,14 +64,76 @@ if (builtAt < Math.max(...sources.map(newestChange))) {
   process.stdout.write(`done in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 }
 
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const dataDir = resolve(root, process.env.DATA_DIR ?? "./data");
+const admin = demo.count > 0 ? adminPassword(process.env, dataDir) : null;
+
 const server = spawn(process.execPath, [join(root, "apps/server/src/main.ts")], {
   cwd: root,
   stdio: "inherit",
   // Development: the demo's bank details are sealed with a key made in DATA_DIR (production needs ESS_FIELD_KEY).
-  env: { LOG_LEVEL: "warn", ESS_DEMO_DEVICES: "50", NODE_ENV: "development", ...process.env },
+  env: {
+    LOG_LEVEL: "warn",
+    NODE_ENV: "development",
+    ...process.env,
+    ...(admin && "password" in admin ? { ESS_ADMIN_PASSWORD: admin.password } : {}),
+  },
   // A group of its own: Ctrl-C and a supervisor's `kill` both reach the server exactly once,
   // through this process (a second signal would make the server skip its orderly stop).
   detached: true,
 });
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
-server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+let serverExited = false;
+let simulator: SimulatorProcess | undefined;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    void simulator?.stop();
+    server.kill(signal);
+  });
+}
+server.on("exit", async (code, signal) => {
+  serverExited = true;
+  await simulator?.stop();
+  process.exit(code ?? (signal ? 1 : 0));
+});
+
+/** Registers the demo fleet through the console's API once it answers, then runs the simulator. */
+async function runDemoFleet(count: number, intervalMs: number) {
+  const consoleUrl = consoleAddress(process.env);
+  if (!admin || "problem" in admin || !consoleUrl) {
+    const why = admin && "problem" in admin ? admin.problem : "PORT=0 leaves the console's address unknown in advance";
+    say(`  Demo fleet: not started (${why}).`);
+    return;
+  }
+  await consoleReady(consoleUrl, () => serverExited);
+  try {
+    simulator = await startDemoFleet({
+      consoleUrl,
+      brokerUrl: brokerAddress(process.env, consoleUrl),
+      username: "admin",
+      password: admin.password,
+      count,
+      file: join(dataDir, "demo-fleet.json"),
+      intervalMs,
+      onExit: (code) => say(`The demo fleet simulator stopped (exit code ${code}).`),
+    });
+  } catch (error) {
+    // A password kept here but changed in the console since: not tried again at the next start.
+    const refused = (error as { status?: number }).status === 426 && admin.file !== null && !admin.generated;
+    say(`  Demo fleet: not started: ${(error as Error).message}`);
+    if (refused && admin.file) {
+      const aside = setAsideRefusedPassword(admin.file);
+      say(`  The password kept for npm start was refused and set aside (${aside}); set ESS_ADMIN_PASSWORD to start the fleet.`);
+    }
+    return;
+  }
+  if (serverExited) await simulator.stop();
+  say(`  Demo fleet: ${count} simulated devices registered through the API, reporting over MQTT every ${intervalMs / 1000} s`);
+  if (admin.generated) say(`  The administrator's password, made by npm start and kept in ${admin.file}: ${admin.password}`);
+  else if (admin.file) say(`  The administrator's password made by npm start is kept in ${admin.file}`);
+}
+
+if (demo.count > 0) {
+  runDemoFleet(demo.count, demo.intervalMs).catch((error: unknown) => {
+    if (!serverExited) say(`  Demo fleet: not started: ${(error as Error).message}`);
+  });
+}

@@ -1,37 +1,15 @@
-import { tokenClientAuthorization } from "@ess/contracts";
-import { solveSlide } from "./slide-solver.ts";
+import { consoleClient } from "@ess/simulator";
 
-/** Calls the console's API like a script would, solving the slide verification when it is on. */
+/**
+ * Calls the console's API like a script would (the simulator's console client), solving the slide
+ * verification when it is on; each call names the session it is made in.
+ */
 export function apiClient(baseUrl: string) {
-  const url = (path: string) => new URL(path, baseUrl).toString();
-  async function request(method: string, path: string, body?: unknown, token?: string) {
-    const response = await fetch(url(path), {
-      method,
-      headers: {
-        "content-type": "application/json",
-        "accept-language": "en-US",
-        ...(token ? { authorization: `Bearer ${token}` } : { authorization: tokenClientAuthorization() }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const json = (await response.json()) as { code: number; msg: string; data: unknown };
-    if (json.code !== 0) throw new Error(`${method} ${path}: ${json.msg}`);
-    return json.data;
-  }
+  const client = consoleClient(baseUrl);
   return {
-    get: <T>(path: string, token: string) => request("GET", path, undefined, token) as Promise<T>,
-    post: <T>(path: string, body: unknown, token: string) => request("POST", path, body, token) as Promise<T>,
-    /** Signs in with the slide verification solved: the answer a user would give. */
-    async signIn(username: string, password: string): Promise<string> {
-      const randomStr = `e2e${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
-      const puzzle = (await request("GET", `/code?randomStr=${randomStr}`)) as { background: string; piece: string; y: number };
-      const x = solveSlide(puzzle.background, puzzle.piece, puzzle.y);
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      const { proof } = (await request("POST", "/code/check", { randomStr, x })) as { proof: string };
-      const token = (await request("POST", "/login?grant_type=admin", { username, password, slideProof: proof })) as {
-        access_token: string;
-      };
-      return token.access_token;
-    },
+    get: <T>(path: string, token: string) => client.get<T>(path, token),
+    post: <T>(path: string, body: unknown, token: string) => client.post<T>(path, body, token),
+    /** Signs in (a session of its own) with the slide verification solved: the answer a user would give. */
+    signIn: (username: string, password: string) => consoleClient(baseUrl).signIn(username, password),
   };
 }

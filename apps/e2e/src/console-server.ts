@@ -5,7 +5,9 @@ import type { Queryable } from "@ess/server/internal/db/db.ts";
 import { migrate } from "@ess/server/internal/db/migrate.ts";
 import { openPglite } from "@ess/server/internal/db/pglite.driver.ts";
 import { type ServerProcess, startServerProcess, tempDataDir } from "@ess/server/testing";
+import { embeddedBrokerWsUrl } from "@ess/simulator";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
+import { runDemoFleet } from "./demo-fleet-fixture.ts";
 import { ADMIN_PASSWORD, signIn } from "./shell-fixture.ts";
 
 const WEB_DIST = fileURLToPath(new URL("../../web/dist/index.html", import.meta.url));
@@ -43,9 +45,11 @@ export interface FleetOptions {
 }
 
 /**
- * The real server in its own process with a demo fleet of simulated devices, as `npm start` runs
- * it. A seed writes straight into the database first (devices that never connect, a year of
- * history), which no route could make as quickly.
+ * The real server in its own process with a demo fleet of simulated devices beside it, as `npm
+ * start` runs them: registered through the API, the simulator in a process of its own connecting
+ * to the embedded broker's WebSocket endpoint; stopping the server stops the fleet first. A seed
+ * writes straight into the database first (devices that never connect, a year of history), which
+ * no route could make as quickly.
  */
 export async function startFleetConsole(options: FleetOptions): Promise<{ url: string; server: ServerProcess; dataDir: string }> {
   const dataDir = tempDataDir(options.prefix);
@@ -56,14 +60,21 @@ export async function startFleetConsole(options: FleetOptions): Promise<{ url: s
     await options.seed(db);
     await db.close();
   }
-  const server = startServerProcess({
-    DATA_DIR: dataDir,
-    ESS_ADMIN_PASSWORD: ADMIN_PASSWORD,
-    ESS_DEMO_DEVICES: String(options.devices),
-    ESS_DEMO_INTERVAL_MS: String(options.intervalMs),
-    ...options.env,
+  const server = startServerProcess({ DATA_DIR: dataDir, ESS_ADMIN_PASSWORD: ADMIN_PASSWORD, ...options.env });
+  const url = await readyOrStopped(server);
+  const fleet = await runDemoFleet(
+    { url, brokerUrl: embeddedBrokerWsUrl(url), dataDir },
+    options.devices,
+    options.intervalMs,
+  ).catch(async (error: unknown) => {
+    await server.stop().catch(() => undefined);
+    throw error;
   });
-  return { url: await readyOrStopped(server), server, dataDir };
+  const stop: ServerProcess["stop"] = async (signal) => {
+    await fleet.stop();
+    return server.stop(signal);
+  };
+  return { url, server: { ...server, stop }, dataDir };
 }
 
 /** A new page signed in as the administrator, on the home page. */

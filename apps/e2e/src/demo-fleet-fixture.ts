@@ -1,8 +1,30 @@
-import { provisionDemoFleet, startSimulator } from "@ess/server/internal/demo/demo-fleet.ts";
+import { join } from "node:path";
 import { tempDataDir } from "@ess/server/testing";
+import { type SimulatorProcess, startDemoFleet } from "@ess/simulator";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser, openTab } from "./browser.ts";
-import { signIn, startShellConsole } from "./shell-fixture.ts";
+import { ADMIN_PASSWORD, signIn, startShellConsole } from "./shell-fixture.ts";
+
+/**
+ * The demo fleet beside a running console, as `npm start` runs it: `count` devices registered
+ * through the console's API as the administrator, their secrets in `dataDir`, and the simulator in
+ * a process of its own reporting every `intervalMs`.
+ */
+export function runDemoFleet(
+  console_: { url: string; brokerUrl: string; dataDir: string },
+  count: number,
+  intervalMs = 2000,
+): Promise<SimulatorProcess> {
+  return startDemoFleet({
+    consoleUrl: console_.url,
+    brokerUrl: console_.brokerUrl,
+    username: "admin",
+    password: ADMIN_PASSWORD,
+    count,
+    file: join(console_.dataDir, "demo-fleet.json"),
+    intervalMs,
+  });
+}
 
 /**
  * A console with the demo fleet as `npm start` runs it (`count` devices in a simulator process,
@@ -11,8 +33,7 @@ import { signIn, startShellConsole } from "./shell-fixture.ts";
 export async function startSettingsFleet(prefix: string, count: number) {
   const dataDir = tempDataDir(prefix);
   const console_ = await startShellConsole({ DATA_DIR: dataDir });
-  const fleet = await provisionDemoFleet(console_.runtime.db, count, dataDir, console_.runtime.brokerUrl);
-  const simulator = startSimulator(fleet, () => undefined, 2000);
+  const simulator = await runDemoFleet({ url: console_.url, brokerUrl: console_.runtime.brokerUrl, dataDir }, count);
   let browser: Browser | undefined;
   return {
     console_,

@@ -1,5 +1,5 @@
+import { solveSlide } from "@ess/simulator";
 import type { Page } from "playwright-core";
-import { solveSlide } from "./slide-solver.ts";
 
 /** Drags the slide piece into its gap as a user would, after looking at the picture. */
 export async function solveSlideOnPage(page: Page) {

@@ -1,9 +1,9 @@
-import { provisionDemoFleet, startSimulator } from "@ess/server/internal/demo/demo-fleet.ts";
 import { tempDataDir } from "@ess/server/testing";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, launchBrowser, openTab, screenshot } from "../src/browser.ts";
 import { crudScreen } from "../src/crud-screen.ts";
+import { runDemoFleet } from "../src/demo-fleet-fixture.ts";
 import { signIn, startShellConsole } from "../src/shell-fixture.ts";
 
 const OFFLINE_SN = "ESSOFF0001";
@@ -57,8 +57,7 @@ describe.skipIf(!CHROMIUM)("bulk operations, modes and display configuration in 
   beforeAll(async () => {
     const dataDir = tempDataDir("ess-e2e-bulk-");
     console_ = await startShellConsole({ DATA_DIR: dataDir });
-    const fleet = await provisionDemoFleet(db(), 4, dataDir, console_.runtime.brokerUrl);
-    simulator = startSimulator(fleet, () => undefined, 2000);
+    simulator = await runDemoFleet({ url: console_.url, brokerUrl: console_.runtime.brokerUrl, dataDir }, 4);
     for (let i = 0; i < 200; i++) {
       const { rows } = await db().query<{ id: number; sn: string; phase: number }>(
         "SELECT id, sn, phase_type AS phase FROM device WHERE online_status = 1",

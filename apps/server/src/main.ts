@@ -1,7 +1,6 @@
 import { type Config, ConfigError, loadConfig, redactUrl } from "./config/config.ts";
 import { MigrationError } from "./db/migrate.ts";
 import { DataDirInUseError } from "./db/open.ts";
-import { provisionDemoFleet, startSimulator } from "./demo/demo-fleet.ts";
 import { BrokerUnreachableError } from "./mqtt/bus.ts";
 import { PortInUseError, type Runtime, startRuntime } from "./runtime.ts";
 import { ADMIN_USERNAME } from "./seed/foundation.seed.ts";
@@ -49,16 +48,10 @@ function explain(error: unknown, env: NodeJS.ProcessEnv): string {
 
 async function main() {
   let runtime: Runtime | undefined;
-  let simulator: { stop(): Promise<void> } | undefined;
   let config: Config | undefined;
   try {
     config = loadConfig(process.env);
     runtime = await startRuntime(config);
-    const demoCount = config.ESS_DEMO_DEVICES;
-    if (demoCount > 0) {
-      const fleetFile = await provisionDemoFleet(runtime.db, demoCount, config.DATA_DIR, runtime.brokerUrl);
-      simulator = startSimulator(fleetFile, say, config.ESS_DEMO_INTERVAL_MS);
-    }
     // The details first, then the address and how to sign in, last and framed, so that the
     // one-time password is what the screen ends with.
     say();
@@ -68,13 +61,11 @@ async function main() {
     say(
       `  MQTT broker for devices: ${redactUrl(runtime.brokerUrl)}${config.MQTT_URL ? "" : ` (embedded; WebSocket at ${runtime.url.replace(/^http/, "ws")}mqtt)`}`,
     );
-    if (demoCount > 0) say(`  Demo fleet: ${demoCount} simulated devices`);
     say(`  Database: ${config.DATABASE_URL ? redactUrl(config.DATABASE_URL) : `embedded PGlite in ${config.DATA_DIR}`}`);
     say("  Press Ctrl-C to stop.");
     say();
     process.stdout.write(signInBanner(runtime.url, runtime.seed, Boolean(process.stdout.isTTY)));
   } catch (error) {
-    await simulator?.stop();
     process.stderr.write(`${explain(error, process.env)}\n`);
     process.exit(1);
   }
@@ -92,7 +83,6 @@ async function main() {
       process.stderr.write(`Shutdown took longer than ${deadline} ms; exiting anyway.\n`);
       process.exit(1);
     }, deadline);
-    await simulator?.stop();
     await runtime?.close();
     clearTimeout(timer);
     say("Stopped.");

@@ -35,8 +35,20 @@ export function plantSpecOf(sn: string, index: number, seed: number): PlantSpec 
   };
 }
 
-/** What the console needs to register a fleet device: phase type (1 single, 2 three) and time zone. */
-export function registrationOf(index: number, seed: number): { phaseType: 1 | 2; timeZone: string; countryCode: number } {
+/**
+ * What the console needs to register a fleet device: its catalogue model (which fixes the phase
+ * type, 1 single or 2 three, and the rated power), time zone and country code.
+ */
+export function registrationOf(
+  index: number,
+  seed: number,
+): { model: string; phaseType: 1 | 2; timeZone: string; countryCode: number } {
   const spec = plantSpecOf("", index, seed);
-  return { phaseType: spec.product === "three" ? 2 : 1, timeZone: spec.site.timeZone, countryCode: spec.site.countryCode };
+  const kw = spec.ratedW / 1000;
+  return {
+    model: spec.product === "three" ? `H3-${kw}K` : `H${kw}K`,
+    phaseType: spec.product === "three" ? 2 : 1,
+    timeZone: spec.site.timeZone,
+    countryCode: spec.site.countryCode,
+  };
 }

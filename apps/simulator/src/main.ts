@@ -5,7 +5,7 @@ import type { FleetDevice } from "./fleet-spec.ts";
 
 const usage = `Usage: simulator --fleet <fleet.json> [--interval <ms>] [--seed <n>] [--faults <per device-day>]
                  [--drops <per device-day>] [--ota-fail <0..1>] [--ota-step <ms>]
-The fleet file ({brokerUrl, seed?, devices: [{sn, secret, index}]}) is written by the console for its
+The fleet file ({brokerUrl, seed?, devices: [{sn, secret, index}]}) is written by npm start for its
 demo fleet (DATA_DIR/demo-fleet.json).
 `;
 

@@ -105,13 +105,6 @@ export const configSchema = z.object({
     .default(1000),
   ESS_SHUTDOWN_TIMEOUT_MS: positiveInt(4_000, "a whole number of milliseconds above 0"),
   ESS_WEB_DIST: z.string().optional(),
-  /** Simulated devices started with the server (npm start runs a demo fleet). */
-  ESS_DEMO_DEVICES: z.coerce
-    .number({ message: "a whole number of devices from 0 to 10000" })
-    .int("a whole number of devices from 0 to 10000")
-    .min(0, "a whole number of devices from 0 to 10000")
-    .max(10_000, "a whole number of devices from 0 to 10000")
-    .default(0),
   /** Seconds without any message after which an online device counts as offline. */
   ESS_DEVICE_OFFLINE_AFTER_S: z.coerce
     .number({ message: "a whole number of seconds from 10 to 86400" })
@@ -193,13 +186,6 @@ export const configSchema = z.object({
     .int("0, or a whole number of milliseconds from 1000 to 3600000")
     .refine((v) => v === 0 || (v >= 1000 && v <= 3_600_000), "0, or a whole number of milliseconds from 1000 to 3600000")
     .default(30_000),
-  /** How often each demo device reports (the simulator's interval). */
-  ESS_DEMO_INTERVAL_MS: z.coerce
-    .number({ message: "a whole number of milliseconds from 100 to 3600000" })
-    .int("a whole number of milliseconds from 100 to 3600000")
-    .min(100, "a whole number of milliseconds from 100 to 3600000")
-    .max(3_600_000, "a whole number of milliseconds from 100 to 3600000")
-    .default(10_000),
   /** The console's address as devices reach it (package downloads); unset: the address it listens on. */
   ESS_PUBLIC_URL: z
     .string()

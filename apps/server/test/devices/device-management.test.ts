@@ -59,6 +59,34 @@ describe("registering devices", () => {
     expect((await api.post("/admin/lsydevice/save", "admin", { sn: "ESS00B1", name: "B2", model: "H6K" })).json().code).toBe(0);
   });
 
+  it("takes an installation time staff know, refuses one in the future and keeps it through an edit without it", async () => {
+    const installedAt = "2026-03-02T00:00:00.000Z";
+    const created = (
+      await api.post("/admin/lsydevice/save", "admin", { sn: "ESS00C1", name: "C", model: "H5K", installedAt })
+    ).json();
+    expect(created.data.installedAt).toBe(installedAt);
+    const future = new Date(Date.now() + 86_400_000).toISOString();
+    const refused = await api.post("/admin/lsydevice/save", "admin", {
+      sn: "ESS00C2",
+      name: "C2",
+      model: "H5K",
+      installedAt: future,
+    });
+    expect(refused.json()).toMatchObject({
+      code: 1,
+      data: { fields: [{ field: "installedAt", message: "The installation time cannot be in the future" }] },
+    });
+    const edited = await api.post("/admin/lsydevice/edit", "admin", { id: created.data.id, name: "C renamed", model: "H5K" });
+    expect(edited.json().data).toMatchObject({ name: "C renamed", installedAt });
+    const moved = await api.post("/admin/lsydevice/edit", "admin", {
+      id: created.data.id,
+      name: "C renamed",
+      model: "H5K",
+      installedAt: "2026-01-15T00:00:00.000Z",
+    });
+    expect(moved.json().data.installedAt).toBe("2026-01-15T00:00:00.000Z");
+  });
+
   it("filters, sorts and pages on the server", async () => {
     await t.db.query("UPDATE device SET mcu_version = 'MCU-2.17', online_status = 1, country_code = 1 WHERE sn = 'dev-2a'");
     const page = async (q: string) => (await api.get(`/admin/lsydevice/page?${q}`, "admin")).json().data;

@@ -5,7 +5,7 @@ import { TOPIC_ROOT } from "../device/topics.ts";
 import { pageOf } from "../envelope.ts";
 import { blankToUndefined, idBody, idFilter, idQuery, listQuery, smallIntFilter, textFilter } from "../list.ts";
 import { defineRoute } from "../route.ts";
-import { text } from "../text.ts";
+import { instantInput, text } from "../text.ts";
 
 const oneOf = <T extends readonly number[]>(values: T, message: string) =>
   z
@@ -15,6 +15,18 @@ const oneOf = <T extends readonly number[]>(values: T, message: string) =>
 const nullableOneOf = <T extends readonly number[]>(values: T, message: string) =>
   z.preprocess((v) => (v === "" || v === undefined ? null : v), oneOf(values, message).nullable());
 const optionalKw = z.preprocess((v) => (v === "" || v === undefined ? null : v), z.number().min(0).max(10_000).nullable());
+/** Clocks of the caller and the console may differ by this much before a time counts as future. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+/**
+ * When the device was installed, if staff know it (a device registered after the fact); absent:
+ * set when an installer is bound or the device first reports, and left as it is by an edit.
+ */
+const installedAt = z.preprocess(
+  blankToUndefined,
+  instantInput()
+    .refine((at) => at.getTime() <= Date.now() + CLOCK_SKEW_MS, { message: "devices:installedInFuture" })
+    .optional(),
+);
 
 export const serialNumber = text()
   .trim()
@@ -101,6 +113,7 @@ const deviceFields = {
   loadCapacity: optionalKw.default(null),
   nmi: optionalText(32),
   gridCompany: optionalText(64),
+  installedAt,
 };
 export const deviceCreate = z.object({
   sn: serialNumber,

@@ -51,6 +51,7 @@ function registration(input: Omit<Create, "sn" | "orgId">) {
     load_capacity: input.loadCapacity,
     nmi: input.nmi,
     grid_company: input.gridCompany,
+    installed_at: input.installedAt ?? null,
   };
 }
 
@@ -65,10 +66,10 @@ export async function insertDevice(
   const row = await first<{ id: number }>(
     db,
     sql`INSERT INTO device (tenant_id, sn, org_id, name, model, phase_type, remarks, time_zone, dongle_type, machine_type,
-                            battery_type, country_code, rated_power, load_capacity, nmi, grid_company)
+                            battery_type, country_code, rated_power, load_capacity, nmi, grid_company, installed_at)
         VALUES (${tenantId}, ${sn}, ${orgId}, ${r.name}, ${r.model}, ${r.phase_type}, ${r.remarks}, ${r.time_zone},
                 ${r.dongle_type}, ${r.machine_type}, ${r.battery_type}, ${r.country_code}, ${r.rated_power},
-                ${r.load_capacity}, ${r.nmi}, ${r.grid_company})
+                ${r.load_capacity}, ${r.nmi}, ${r.grid_company}, ${r.installed_at})
         ON CONFLICT (sn) WHERE deleted_at IS NULL DO NOTHING RETURNING id`,
   );
   return row?.id ?? null;
@@ -107,7 +108,8 @@ export function createDeviceService(db: Db) {
       await db.query(
         `UPDATE device SET name = $2, model = $3, phase_type = coalesce($4, phase_type), remarks = $5, time_zone = $6,
                 dongle_type = $7, machine_type = $8, battery_type = $9, country_code = $10, rated_power = $11,
-                load_capacity = $12, nmi = $13, grid_company = $14, status = $15, updated_at = now()
+                load_capacity = $12, nmi = $13, grid_company = $14, status = $15,
+                installed_at = coalesce($16, installed_at), updated_at = now()
           WHERE id = $1`,
         [
           input.id,
@@ -125,6 +127,7 @@ export function createDeviceService(db: Db) {
           r.nmi,
           r.grid_company,
           input.status,
+          r.installed_at,
         ],
       );
       return inScope(scope, input.id);
