@@ -1,0 +1,128 @@
+import { isLfdi, sfdiFromLfdi } from "@ess/domain/grid/identity.ts";
+import { checkNmi } from "@ess/domain/grid/nmi.ts";
+import { decodeAs, type EndDevice, paginate } from "@ess/sep2";
+import { doc, HttpError, ok, ownEndDevice, page, type RequestContext, type Route } from "../router.ts";
+import { DEFAULT_PIN, type EndDeviceRecord } from "../state.ts";
+import {
+  AGGREGATOR_END_DEVICE_ID,
+  aggregatorEndDevice,
+  deviceCapability,
+  edevPath,
+  endDevice,
+  registration,
+  time,
+} from "../views.ts";
+
+/** Discovery and registration: DeviceCapability, Time, EndDevices, Registration, ConnectionPoint. */
+
+function endDeviceViews(context: RequestContext): EndDevice[] {
+  const { caller, state, now } = context;
+  return [
+    aggregatorEndDevice(caller.lfdi, caller.sfdi, state.firstSeen(caller.lfdi, now)),
+    ...state.visibleEndDevices(caller.lfdi).map((r) => endDevice(state, r)),
+  ];
+}
+
+function registerInBand(context: RequestContext): EndDeviceRecord {
+  const posted = decodeAs(context.body, "EndDevice");
+  const lfdi = posted.lFDI?.toUpperCase();
+  if (!lfdi || !isLfdi(lfdi)) throw new HttpError(400, "An EndDevice needs an lFDI of 40 hexadecimal digits");
+  if (lfdi === context.caller.lfdi)
+    throw new HttpError(400, "An aggregator registers its sites under LFDIs other than its own certificate's");
+  if (context.state.endDeviceByLfdi(lfdi)) throw new HttpError(409, "An EndDevice with this lFDI exists");
+  const record: EndDeviceRecord = {
+    id: context.state.nextId("endDevice"),
+    ownerLfdi: context.caller.lfdi,
+    lfdi,
+    sfdi: posted.sFDI ?? sfdiFromLfdi(lfdi),
+    deviceCategory: posted.deviceCategory,
+    changedTime: posted.changedTime ?? context.now,
+    enabled: true,
+    registeredAt: context.now,
+    pin: DEFAULT_PIN,
+    inBand: true,
+    der: {},
+    removedFsa: [],
+  };
+  context.state.endDevices.set(record.id, record);
+  return record;
+}
+
+function writeConnectionPoint(context: RequestContext) {
+  const record = ownEndDevice(context, context.params[0]);
+  const posted = decodeAs(context.body, "ConnectionPoint");
+  const value = (posted.connectionPointId ?? posted.id ?? "").trim();
+  if (!checkNmi(value).ok) throw new HttpError(422, `Not a valid NMI: ${value}`);
+  record.connectionPointId = value;
+  record.changedTime = context.now;
+  return { status: 201, location: `${edevPath(record.id)}/cp` };
+}
+
+export const discoveryRoutes: Route[] = [
+  {
+    pattern: /^\/dcap$/,
+    methods: {
+      GET: (c) =>
+        ok(
+          doc(
+            "DeviceCapability",
+            deviceCapability(
+              c.state,
+              c.state.visibleEndDevices(c.caller.lfdi).length + 1,
+              [...c.state.mups.values()].filter((m) => m.ownerLfdi === c.caller.lfdi).length,
+            ),
+          ),
+        ),
+    },
+  },
+  { pattern: /^\/tm$/, methods: { GET: (c) => ok(doc("Time", time(c.now, c.zone))) } },
+  {
+    pattern: /^\/edev$/,
+    methods: {
+      GET: (c) => {
+        const { all, results, items } = paginate(endDeviceViews(c), page(c));
+        return ok(
+          doc("EndDeviceList", {
+            href: "/edev",
+            all,
+            results,
+            subscribable: 0,
+            pollRate: c.state.rates.edevListPoll,
+            EndDevice: items,
+          }),
+        );
+      },
+      POST: (c) => ({ status: 201, location: edevPath(registerInBand(c).id) }),
+    },
+  },
+  {
+    pattern: /^\/edev\/(\d+)$/,
+    methods: {
+      GET: (c) =>
+        c.params[0] === String(AGGREGATOR_END_DEVICE_ID)
+          ? ok(doc("EndDevice", aggregatorEndDevice(c.caller.lfdi, c.caller.sfdi, c.state.firstSeen(c.caller.lfdi, c.now))))
+          : ok(doc("EndDevice", endDevice(c.state, ownEndDevice(c, c.params[0])))),
+    },
+  },
+  {
+    pattern: /^\/edev\/(\d+)\/rg$/,
+    methods: {
+      GET: (c) => {
+        if (!c.state.registrationLinks) throw new HttpError(404, "Registration is not offered");
+        return ok(doc("Registration", registration(ownEndDevice(c, c.params[0]))));
+      },
+    },
+  },
+  {
+    pattern: /^\/edev\/(\d+)\/cp$/,
+    methods: {
+      GET: (c) => {
+        const record = ownEndDevice(c, c.params[0]);
+        if (record.connectionPointId === undefined) throw new HttpError(404, "No connection point registered");
+        return ok(doc("ConnectionPoint", { href: `${edevPath(record.id)}/cp`, connectionPointId: record.connectionPointId }));
+      },
+      PUT: writeConnectionPoint,
+      POST: writeConnectionPoint,
+    },
+  },
+];
