@@ -89,6 +89,7 @@ export const INTEGER_FIELDS: ReadonlySet<string> = new Set([
   "flowDirection",
   "intervalLength",
   "kind",
+  "maxNumberOfIntervals",
   "numberOfConsumptionBlocks",
   "numberOfTouTiers",
   "phase",

@@ -136,4 +136,56 @@ describe("sep XML", () => {
     const empty: EndDeviceList = decodeAs('<EndDeviceList xmlns="urn:ieee:std:2030.5:ns" all="0" results="0"/>', "EndDeviceList");
     expect(empty).toEqual({ all: 0, results: 0 });
   });
+
+  it("writes child elements in the schema's order whatever the order of the object's keys", () => {
+    const settings = encodeSep("DERSettings", {
+      doeModesEnabled: "03",
+      updatedTime: 1,
+      setMaxW: { value: 5, multiplier: 3 },
+      setGradW: 27,
+      modesEnabled: "00000001",
+    });
+    const tags = [...settings.matchAll(/<([\w:]+)>/g)].map((m) => m[1]);
+    expect(tags).toEqual([
+      "modesEnabled",
+      "setGradW",
+      "setMaxW",
+      "multiplier",
+      "value",
+      "updatedTime",
+      "csipaus:doeModesEnabled",
+    ]);
+    const fsa = encodeSep("FunctionSetAssignments", {
+      mRID: "0A",
+      description: "FSA",
+      DERProgramListLink: { href: "/derp", all: 1 },
+      TimeLink: { href: "/tm" },
+    });
+    expect(fsa.indexOf("<TimeLink")).toBeLessThan(fsa.indexOf("<mRID>"));
+    const control = encodeSep("DERControl", {
+      DERControlBase: { opModExpLimW: { value: 1, multiplier: 0 }, opModEnergize: true, rampTms: 100 },
+      interval: { start: 10, duration: 5 },
+      EventStatus: { potentiallySuperseded: false, dateTime: 1, currentStatus: 0 },
+      creationTime: 1,
+      mRID: "0B",
+    });
+    const order = [...control.matchAll(/<([\w:]+)>/g)].map((m) => m[1]);
+    expect(order).toEqual([
+      "mRID",
+      "creationTime",
+      "EventStatus",
+      "currentStatus",
+      "dateTime",
+      "potentiallySuperseded",
+      "interval",
+      "duration",
+      "start",
+      "DERControlBase",
+      "opModEnergize",
+      "rampTms",
+      "csipaus:opModExpLimW",
+      "multiplier",
+      "value",
+    ]);
+  });
 });

@@ -35,6 +35,7 @@ import {
   REPEATED_CHILDREN,
   TEXT_VALUE_PARENTS,
 } from "./schema-fields.ts";
+import { schemaOrder } from "./schema-order.ts";
 
 /** The IEEE 2030.5 namespace, the default namespace of every document. */
 export const SEP_NAMESPACE = "urn:ieee:std:2030.5:ns";
@@ -187,10 +188,12 @@ function elementName(name: string, parent: string): string {
 
 function toBuilder(name: string, value: object): Tree {
   const out: Tree = {};
-  for (const [key, child] of Object.entries(value)) {
+  const fields = value as Record<string, unknown>;
+  for (const key of schemaOrder(name, Object.keys(fields))) {
+    const child = fields[key];
     if (child === undefined || child === null) continue;
     if (ATTRIBUTE_NAMES.has(key) && typeof child !== "object") {
-      out[ATTRIBUTE_PREFIX + key] = text(key, name, child);
+      out[ATTRIBUTE_PREFIX + key] = text(key, name, child as string | number | boolean);
       continue;
     }
     const element = elementName(key, name);
@@ -207,8 +210,8 @@ export interface EncodeOptions {
 }
 
 /**
- * Writes a resource as a document. Elements come out in the object's key order; build objects in
- * the schema's sequence order (as the types list them) for documents that validate.
+ * Writes a resource as a document, child elements in the schema's sequence order whatever the
+ * order of the object's keys.
  */
 export function encodeSep<N extends SepResourceName>(name: N, resource: SepResources[N], options: EncodeOptions = {}): string {
   const root = elementName(name, "");
