@@ -75,7 +75,15 @@ describe("utility server: discovery and registration", () => {
     expect(decodeAs(device.body, "EndDevice").lFDI).toBe(lfdi);
     expect((await sep(utility, { method: "POST", path: "/edev", body })).status).toBe(409);
     const own = encodeSep("EndDevice", { lFDI: utility.aggregatorLfdi, sFDI: "0", changedTime: 0 });
-    expect((await sep(utility, { method: "POST", path: "/edev", body: own })).status).toBe(400);
+    expect((await sep(utility, { method: "POST", path: "/edev", body: own })).status).toBe(403);
+    const sameSfdi = encodeSep("EndDevice", {
+      lFDI: lfdiWithPen("DD".padStart(32, "0"), 32473),
+      sFDI: sfdiFromLfdi(lfdi),
+      changedTime: 0,
+    });
+    expect((await sep(utility, { method: "POST", path: "/edev", body: sameSfdi })).status).toBe(409);
+    const noLfdi = encodeSep("EndDevice", { sFDI: "0", changedTime: 0 });
+    expect((await sep(utility, { method: "POST", path: "/edev", body: noLfdi })).status).toBe(400);
     expect((await sep(utility, { method: "POST", path: "/edev", body: "<EndDevice>" })).status).toBe(400);
   });
 
@@ -83,10 +91,10 @@ describe("utility server: discovery and registration", () => {
     const created = await sep(utility, {
       method: "POST",
       path: "/edev",
-      body: encodeSep("EndDevice", { lFDI: lfdiWithPen("CC".padStart(32, "0"), 32473), sFDI: "0", changedTime: 0 }),
+      body: encodeSep("EndDevice", { lFDI: lfdiWithPen("CC".padStart(32, "0"), 32473), sFDI: "18", changedTime: 0 }),
     });
     const cp = `${created.location}/cp`;
-    expect((await sep(utility, { path: cp })).status).toBe(404);
+    expect(decodeAs((await sep(utility, { path: cp })).body, "ConnectionPoint").connectionPointId).toBe("");
     expect(
       (await sep(utility, { method: "PUT", path: cp, body: encodeSep("ConnectionPoint", { connectionPointId: "4102000001X" }) }))
         .status,

@@ -27,14 +27,18 @@ function registerInBand(context: RequestContext): EndDeviceRecord {
   const posted = decodeAs(context.body, "EndDevice");
   const lfdi = posted.lFDI?.toUpperCase();
   if (!lfdi || !isLfdi(lfdi)) throw new HttpError(400, "An EndDevice needs an lFDI of 40 hexadecimal digits");
+  // As the reference server: the aggregator's own LFDI is forbidden, a repeated lFDI or sFDI a conflict.
   if (lfdi === context.caller.lfdi)
-    throw new HttpError(400, "An aggregator registers its sites under LFDIs other than its own certificate's");
+    throw new HttpError(403, "An aggregator registers its sites under LFDIs other than its own certificate's");
+  const sfdi = posted.sFDI ?? sfdiFromLfdi(lfdi);
   if (context.state.endDeviceByLfdi(lfdi)) throw new HttpError(409, "An EndDevice with this lFDI exists");
+  if (context.state.visibleEndDevices(context.caller.lfdi).some((d) => d.sfdi === sfdi))
+    throw new HttpError(409, "An EndDevice with this sFDI exists");
   const record: EndDeviceRecord = {
     id: context.state.nextId("endDevice"),
     ownerLfdi: context.caller.lfdi,
     lfdi,
-    sfdi: posted.sFDI ?? sfdiFromLfdi(lfdi),
+    sfdi,
     deviceCategory: posted.deviceCategory,
     changedTime: posted.changedTime ?? context.now,
     enabled: true,
@@ -118,8 +122,10 @@ export const discoveryRoutes: Route[] = [
     methods: {
       GET: (c) => {
         const record = ownEndDevice(c, c.params[0]);
-        if (record.connectionPointId === undefined) throw new HttpError(404, "No connection point registered");
-        return ok(doc("ConnectionPoint", { href: `${edevPath(record.id)}/cp`, connectionPointId: record.connectionPointId }));
+        // Before the client writes one the id is empty, as the reference server answers.
+        return ok(
+          doc("ConnectionPoint", { href: `${edevPath(record.id)}/cp`, connectionPointId: record.connectionPointId ?? "" }),
+        );
       },
       PUT: writeConnectionPoint,
       POST: writeConnectionPoint,
