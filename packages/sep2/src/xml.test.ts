@@ -126,8 +126,17 @@ describe("sep XML", () => {
     expect(decodeAs(legacy, "ConnectionPoint")).toEqual({ id: "4102000001" });
   });
 
+  it("escapes and restores markup characters in text", () => {
+    const xml = encodeSep("ResponseSet", { mRID: "01", description: "Import & export <limits>" });
+    expect(xml).toContain("<description>Import &amp; export &lt;limits&gt;</description>");
+    expect(decodeAs(xml, "ResponseSet").description).toBe("Import & export <limits>");
+  });
+
   it("refuses malformed documents, wrong roots and values that do not fit the schema type", () => {
     expect(() => decodeSep("<EndDevice><sFDI>1</sFDI>")).toThrow(SepXmlError);
+    const bomb =
+      '<?xml version="1.0"?><!DOCTYPE t [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]><Time><currentTime>&b;</currentTime></Time>';
+    expect(() => decodeSep(bomb)).toThrow(/document type declaration/);
     expect(() => decodeAs("<Time><currentTime>1</currentTime></Time>", "EndDevice")).toThrow(/Expected EndDevice, got Time/);
     expect(() => decodeAs("<Time><currentTime>soon</currentTime></Time>", "Time")).toThrow(/Time\/currentTime is not an integer/);
     expect(() =>

@@ -149,6 +149,8 @@ function normalise(name: string, node: unknown): Node {
 
 /** Reads a document: its root element's local name and its content as plain values. */
 export function decodeSep(xml: string): { name: string; resource: Record<string, unknown> } {
+  // IEEE 2030.5 documents have no DTD; refusing one rules out entity-expansion attacks from a peer.
+  if (/<!DOCTYPE/i.test(xml)) throw new SepXmlError("A document type declaration is not allowed");
   let parsed: Record<string, unknown>;
   try {
     parsed = parser.parse(xml, true) as Record<string, unknown>;
