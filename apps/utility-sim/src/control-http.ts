@@ -9,7 +9,7 @@ import type { UtilityControl } from "./control.ts";
  *
  *   GET  /state                      rates, EndDevices, programs, controls, MirrorUsagePoints
  *   GET  /requests?after=&method=&path=  the request log (path may use * for one segment)
- *   GET  /readings, /responses
+ *   GET  /readings, /responses, /der-writes
  *   POST /rates                      {"derpListPoll": 60, …}
  *   POST /outage                     {"on": true}
  *   POST /registration-links         {"enabled": false}
@@ -49,6 +49,7 @@ const ACTIONS: [string, RegExp, Action][] = [
   ],
   ["GET", /^\/readings$/, (c) => c.readings()],
   ["GET", /^\/responses$/, (c) => c.responses()],
+  ["GET", /^\/der-writes$/, (c) => c.derWrites()],
   ["POST", /^\/rates$/, (c, b) => c.setRates(b)],
   ["POST", /^\/outage$/, (c, b) => c.setOutage(b.on === true)],
   ["POST", /^\/registration-links$/, (c, b) => c.setRegistrationLinks(b.enabled !== false)],

@@ -8,6 +8,7 @@ import {
   type ControlRecord,
   DEFAULT_PIN,
   type DefaultControlSettings,
+  type DerWrite,
   type EndDeviceRecord,
   type MupRecord,
   newMrid,
@@ -87,6 +88,8 @@ export interface UtilityControl {
   requests(filter?: RequestFilter): RequestLogEntry[];
   onRequest(listener: RequestListener): () => void;
   readings(): RecordedReading[];
+  /** Every DER description written, in arrival order. */
+  derWrites(): DerWrite[];
   responses(): RecordedResponse[];
   mirrorUsagePoints(): MupRecord[];
 }
@@ -202,6 +205,7 @@ export function createControl(state: UtilityState, log: RequestLog, clock: SimCl
     requests: (filter) => log.entries(filter),
     onRequest: (listener) => log.subscribe(listener),
     readings: () => clone(state.readings),
+    derWrites: () => clone(state.derWrites),
     responses: () => clone(state.responses),
     mirrorUsagePoints: () => clone([...state.mups.values()]),
   };

@@ -22,6 +22,8 @@ export interface RequestLogEntry {
   lfdi: string;
   /** The request body as received (XML text), "" when none. */
   body: string;
+  /** Content-Type header of the request, if any (a 2030.5 client sends application/sep+xml). */
+  contentType?: string;
   /** HTTP status answered; absent while the request is being served. */
   status?: number;
   /** Location header answered, if any. */

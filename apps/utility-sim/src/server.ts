@@ -121,6 +121,7 @@ export async function startUtilitySim(options: UtilitySimOptions): Promise<Utili
       query: url.search.slice(1),
       lfdi: caller.lfdi,
       body,
+      contentType: request.headers["content-type"],
     });
     if (state.outage) {
       reply = { status: 500 };

@@ -51,6 +51,15 @@ export interface DerRecord {
   availability?: DERAvailability;
 }
 
+/** One write of a DER description, kept in order so a check can follow changes (connect, operate…). */
+export interface DerWrite {
+  /** Server time the write arrived, ms. */
+  receivedAt: number;
+  endDeviceId: number;
+  kind: keyof DerRecord;
+  value: NonNullable<DerRecord[keyof DerRecord]>;
+}
+
 export interface EndDeviceRecord {
   id: number;
   /** LFDI of the client certificate allowed to see this EndDevice (the aggregator's). */
@@ -147,6 +156,7 @@ export class UtilityState {
   readonly mups = new Map<number, MupRecord>();
   readonly readings: RecordedReading[] = [];
   readonly responses: RecordedResponse[] = [];
+  readonly derWrites: DerWrite[] = [];
   readonly #firstSeen = new Map<string, number>();
   // Ids start at 1 as the reference server's do (procedures name /edev/1, /derp/1…).
   #ids: Record<IdKind, number> = { endDevice: 1, program: 1, control: 1, mup: 1, response: 1 };

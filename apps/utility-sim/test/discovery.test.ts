@@ -110,6 +110,8 @@ describe("utility server: discovery and registration", () => {
     expect(list.all).toBe(1);
     expect((await sep(utility, { path: "/edev/1", client: other })).status).toBe(404);
     expect((await sep(utility, { path: "/nowhere" })).status).toBe(404);
+    const head = await sep(utility, { method: "HEAD", path: "/dcap" });
+    expect([head.status, head.body, head.contentType]).toEqual([200, "", "application/sep+xml"]);
     expect((await sep(utility, { method: "DELETE", path: "/dcap" })).status).toBe(405);
   });
 

@@ -143,6 +143,19 @@ describe("utility server: metering mirror, DER descriptions, responses", () => {
     });
     expect(utility.sim.control.endDevices().find((d) => d.id === edev)?.der.status?.genConnectStatus?.value).toBe("01");
     expect((await sep(utility, { method: "PUT", path: `${base}/derg`, body: capability })).status).toBe(400);
+    const reconnected = encodeSep("DERStatus", {
+      genConnectStatus: { dateTime: 1_764_230_460, value: "07" },
+      readingTime: 1_764_230_460,
+    });
+    await sep(utility, { method: "PUT", path: `${base}/ders`, body: reconnected });
+    const statuses = utility.sim.control.derWrites().filter((w) => w.kind === "status");
+    expect(statuses.map((w) => (w.value as { genConnectStatus?: { value: string } }).genConnectStatus?.value)).toEqual([
+      "01",
+      "07",
+    ]);
+    expect(utility.sim.control.requests({ method: "PUT", path: "/edev/*/der/1/derg" })[0]?.contentType).toBe(
+      "application/sep+xml",
+    );
   });
 
   it("records Responses posted to the site_control response list", async () => {

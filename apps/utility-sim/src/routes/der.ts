@@ -1,6 +1,6 @@
 import { decodeAs, paginate, type SepResourceName } from "@ess/sep2";
 import { doc, HttpError, ok, ownEndDevice, page, pathId, type RequestContext, type Route } from "../router.ts";
-import type { DerRecord, EndDeviceRecord, ProgramRecord } from "../state.ts";
+import type { DerRecord, DerWrite, EndDeviceRecord, ProgramRecord } from "../state.ts";
 import {
   DER_ID,
   defaultDerControl,
@@ -30,6 +30,7 @@ function derDescription<
     const record = ownDer(c);
     const posted = decodeAs(c.body, name) as DerRecord[K];
     record.der[key] = posted;
+    c.state.derWrites.push({ receivedAt: c.nowMs, endDeviceId: record.id, kind: key, value: posted as DerWrite["value"] });
     return { status: 204 };
   };
   return {
