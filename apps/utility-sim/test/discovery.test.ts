@@ -1,6 +1,7 @@
 import { lfdiWithPen, sfdiFromLfdi } from "@ess/domain/grid/identity.ts";
 import { normaliseNmi } from "@ess/domain/grid/nmi.ts";
 import { decodeAs, encodeSep } from "@ess/sep2";
+import { identityOfCertificate } from "@ess/sep2/certificates.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sep, startTestUtility, type TestUtility } from "./helpers.ts";
 
@@ -113,6 +114,18 @@ describe("utility server: discovery and registration", () => {
     const head = await sep(utility, { method: "HEAD", path: "/dcap" });
     expect([head.status, head.body, head.contentType]).toEqual([200, "", "application/sep+xml"]);
     expect((await sep(utility, { method: "DELETE", path: "/dcap" })).status).toBe(405);
+  });
+
+  it("shows a direct client (a device registered under its own certificate) its EndDevice without an id 0", async () => {
+    const device = await utility.newClient("inverter");
+    const lfdi = identityOfCertificate(device.certificatePem).lfdi;
+    const registered = utility.sim.control.registerEndDevice({ lfdi });
+    const list = decodeAs((await sep(utility, { path: "/edev?l=10", client: device })).body, "EndDeviceList");
+    expect(list.EndDevice?.map((d) => [d.href, d.lFDI])).toEqual([[`/edev/${registered.id}`, lfdi]]);
+    expect(
+      decodeAs((await sep(utility, { path: "/dcap", client: device })).body, "DeviceCapability").EndDeviceListLink?.all,
+    ).toBe(1);
+    expect((await sep(utility, { path: "/edev/0", client: device })).status).toBe(404);
   });
 
   it("leaves the RegistrationLink out when the utility turns registration links off", async () => {

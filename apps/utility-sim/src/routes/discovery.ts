@@ -15,12 +15,20 @@ import {
 
 /** Discovery and registration: DeviceCapability, Time, EndDevices, Registration, ConnectionPoint. */
 
-function endDeviceViews(context: RequestContext): EndDevice[] {
+/**
+ * The caller's own EndDevice (id 0) when it is an aggregator; a direct client registered under its
+ * certificate's LFDI is that EndDevice instead, and has no id 0.
+ */
+function ownView(context: RequestContext): EndDevice | undefined {
   const { caller, state, now } = context;
-  return [
-    aggregatorEndDevice(caller.lfdi, caller.sfdi, state.firstSeen(caller.lfdi, now)),
-    ...state.visibleEndDevices(caller.lfdi).map((r) => endDevice(state, r)),
-  ];
+  if (state.endDeviceByLfdi(caller.lfdi)) return undefined;
+  return aggregatorEndDevice(caller.lfdi, caller.sfdi, state.firstSeen(caller.lfdi, now));
+}
+
+function endDeviceViews(context: RequestContext): EndDevice[] {
+  const own = ownView(context);
+  const devices = context.state.visibleEndDevices(context.caller.lfdi).map((r) => endDevice(context.state, r));
+  return own ? [own, ...devices] : devices;
 }
 
 function registerInBand(context: RequestContext): EndDeviceRecord {
@@ -72,7 +80,7 @@ export const discoveryRoutes: Route[] = [
             "DeviceCapability",
             deviceCapability(
               c.state,
-              c.state.visibleEndDevices(c.caller.lfdi).length + 1,
+              endDeviceViews(c).length,
               [...c.state.mups.values()].filter((m) => m.ownerLfdi === c.caller.lfdi).length,
             ),
           ),
@@ -102,10 +110,13 @@ export const discoveryRoutes: Route[] = [
   {
     pattern: /^\/edev\/(\d+)$/,
     methods: {
-      GET: (c) =>
-        c.params[0] === String(AGGREGATOR_END_DEVICE_ID)
-          ? ok(doc("EndDevice", aggregatorEndDevice(c.caller.lfdi, c.caller.sfdi, c.state.firstSeen(c.caller.lfdi, c.now))))
-          : ok(doc("EndDevice", endDevice(c.state, ownEndDevice(c, c.params[0])))),
+      GET: (c) => {
+        if (c.params[0] !== String(AGGREGATOR_END_DEVICE_ID))
+          return ok(doc("EndDevice", endDevice(c.state, ownEndDevice(c, c.params[0]))));
+        const own = ownView(c);
+        if (!own) throw new HttpError(404, "No such EndDevice");
+        return ok(doc("EndDevice", own));
+      },
     },
   },
   {

@@ -151,7 +151,6 @@ export const meteringRoutes: Route[] = [
             href: "/mup",
             all,
             results,
-            pollRate: c.state.rates.mupPost,
             MirrorUsagePoint: items.map((m) => mupView(c, m)),
           }),
         );
