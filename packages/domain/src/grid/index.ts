@@ -2,3 +2,4 @@
 // LFDIs, derived mRIDs) live in ./hashed-identity.ts, which only the server imports.
 export * from "./identity.ts";
 export * from "./nmi.ts";
+export * from "./site-states.ts";
