@@ -28,6 +28,12 @@ export function orderBy(
 }
 
 /**
+ * Where the back office's long lists stop counting (`totalCapped`, shown as "2000+"): counting a
+ * wide filter over a large table would read every match on every page request.
+ */
+export const LIST_COUNT_AT_MOST = 2000;
+
+/**
  * How far a capped count goes: at least `countAtMost` records, and always ten pages past the one
  * asked for, so the pager can keep moving forward through a large result.
  */

@@ -5,7 +5,7 @@ import type { z } from "zod";
 import type { Db, Queryable } from "../../db/db.ts";
 import { containsPattern, first, type Sql, sql } from "../../db/sql.ts";
 import { notFound, ValidationError } from "../../http/errors.ts";
-import { fetchPage, orderBy } from "../../http/paging.ts";
+import { fetchPage, LIST_COUNT_AT_MOST, orderBy } from "../../http/paging.ts";
 import { bindRoute } from "../../http/route.ts";
 import { type MediaRow, mediaByIds, mediaUrl, toMedia } from "../media/media.service.ts";
 import { richTextIsEmpty, sanitizeRichText } from "./rich-text.ts";
@@ -81,9 +81,6 @@ async function findArticle(db: Queryable, tenantId: number, id: number, publishe
   );
 }
 
-/** Lists stop counting here (`totalCapped`): counting a wide filter would scan every match. */
-export const COUNT_AT_MOST = 2000;
-
 /** What the app sees: published, and due. */
 const PUBLISHED = sql`a.state = ${CONTENT_STATE.published} AND (a.publish_time IS NULL OR a.publish_time <= now())`;
 
@@ -145,7 +142,7 @@ export function registerArticleRoutes(app: FastifyInstance, deps: { db: Db }) {
           { id: "a.id", sort: "a.sort", publishTime: "a.publish_time", createTime: "a.created_at", updateTime: "a.updated_at" },
           "a.id",
         ),
-        countAtMost: COUNT_AT_MOST,
+        countAtMost: LIST_COUNT_AT_MOST,
       },
       q,
       toSummary,
@@ -215,7 +212,7 @@ export function registerArticleRoutes(app: FastifyInstance, deps: { db: Db }) {
         ]),
         // Published articles always carry their publication time (set when first published).
         order: sql.raw("ORDER BY a.publish_time DESC, a.id DESC"),
-        countAtMost: COUNT_AT_MOST,
+        countAtMost: LIST_COUNT_AT_MOST,
       },
       q,
       toSummary,

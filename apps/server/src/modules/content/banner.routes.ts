@@ -5,10 +5,9 @@ import type { z } from "zod";
 import type { Db, Queryable } from "../../db/db.ts";
 import { containsPattern, first, run, sql } from "../../db/sql.ts";
 import { notFound, ValidationError } from "../../http/errors.ts";
-import { fetchPage, orderBy } from "../../http/paging.ts";
+import { fetchPage, LIST_COUNT_AT_MOST, orderBy } from "../../http/paging.ts";
 import { bindRoute } from "../../http/route.ts";
 import { type MediaRow, mediaByIds, toMedia } from "../media/media.service.ts";
-import { COUNT_AT_MOST } from "./article.routes.ts";
 
 interface Row {
   id: number;
@@ -73,7 +72,7 @@ export function registerBannerRoutes(app: FastifyInstance, deps: { db: Db }) {
           q.language !== undefined && sql`b.language = ${q.language}`,
         ]),
         order: orderBy(q, { id: "b.id", sort: "b.sort", updateTime: "b.updated_at" }, "b.id"),
-        countAtMost: COUNT_AT_MOST,
+        countAtMost: LIST_COUNT_AT_MOST,
       },
       q,
       toBanner,

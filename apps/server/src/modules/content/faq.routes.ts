@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/db.ts";
 import { containsPattern, first, run, sql } from "../../db/sql.ts";
 import { business, notFound, ValidationError } from "../../http/errors.ts";
-import { fetchPage, orderBy } from "../../http/paging.ts";
+import { fetchPage, LIST_COUNT_AT_MOST, orderBy } from "../../http/paging.ts";
 import { bindRoute } from "../../http/route.ts";
 import { anyLanguageLike, localised } from "./localised.ts";
 
@@ -94,6 +94,7 @@ export function registerFaqRoutes(app: FastifyInstance, deps: { db: Db }) {
           { id: "c.id", sort: "c.sort", updateTime: "c.updated_at" },
           "c.sort",
         ),
+        countAtMost: LIST_COUNT_AT_MOST,
       },
       q,
       toClass,
@@ -161,9 +162,10 @@ export function registerFaqRoutes(app: FastifyInstance, deps: { db: Db }) {
         ]),
         order: orderBy(
           { sort: q.sort ?? "sort", order: q.sort ? q.order : "asc" },
-          { id: "p.id", sort: "c.sort, p.sort", updateTime: "p.updated_at" },
+          { id: "p.id", sort: "p.sort", updateTime: "p.updated_at" },
           "p.sort",
         ),
+        countAtMost: LIST_COUNT_AT_MOST,
       },
       q,
       toProblem,

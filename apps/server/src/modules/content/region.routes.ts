@@ -5,7 +5,7 @@ import type { Db, Queryable } from "../../db/db.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { containsPattern, first, run, sql } from "../../db/sql.ts";
 import { business, notFound, ValidationError } from "../../http/errors.ts";
-import { fetchPage, orderBy } from "../../http/paging.ts";
+import { fetchPage, LIST_COUNT_AT_MOST, orderBy } from "../../http/paging.ts";
 import { bindRoute } from "../../http/route.ts";
 import { anyLanguageLike, localised } from "./localised.ts";
 
@@ -93,6 +93,7 @@ export function registerRegionRoutes(app: FastifyInstance, deps: { db: Db }) {
           { id: "r.id", sort: "r.grade, r.sort", code: "r.code" },
           "r.sort",
         ),
+        countAtMost: LIST_COUNT_AT_MOST,
       },
       q,
       toRegion,

@@ -5,7 +5,7 @@ import type { z } from "zod";
 import type { Db, Queryable } from "../../db/db.ts";
 import { containsPattern, first, run, type Sql, sql } from "../../db/sql.ts";
 import { business, notFound } from "../../http/errors.ts";
-import { fetchPage, orderBy } from "../../http/paging.ts";
+import { fetchPage, LIST_COUNT_AT_MOST, orderBy } from "../../http/paging.ts";
 import { bindRoute } from "../../http/route.ts";
 import { writeWorkbook, XLSX_TYPE } from "../../workbooks/workbooks.ts";
 import type { AuthContext } from "../auth/auth.context.ts";
@@ -111,7 +111,13 @@ export function registerFeedbackRoutes(app: FastifyInstance, deps: { db: Db }) {
     await refuseUnseen(db, scope, { users: [input.query.userId] });
     return fetchPage<FeedbackRow, FeedbackRecord>(
       db,
-      { select: SELECT, from: FROM, where: filters(scope, input.query), order: orderBy(input.query, SORT, "f.created_at") },
+      {
+        select: SELECT,
+        from: FROM,
+        where: filters(scope, input.query),
+        order: orderBy(input.query, SORT, "f.created_at"),
+        countAtMost: LIST_COUNT_AT_MOST,
+      },
       input.query,
       toRecord,
     );
@@ -210,7 +216,13 @@ export function registerFeedbackRoutes(app: FastifyInstance, deps: { db: Db }) {
   bindRoute(app, API.appFeedback.page, async ({ auth, input }) =>
     fetchPage<FeedbackRow, ReturnType<typeof toOwn>>(
       db,
-      { select: SELECT, from: FROM, where: own(auth), order: sql.raw("ORDER BY f.created_at DESC, f.id DESC") },
+      {
+        select: SELECT,
+        from: FROM,
+        where: own(auth),
+        order: sql.raw("ORDER BY f.created_at DESC, f.id DESC"),
+        countAtMost: LIST_COUNT_AT_MOST,
+      },
       input.query,
       toOwn,
     ),

@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import type { Db, Queryable } from "../../db/db.ts";
 import { containsPattern, first, run, sql } from "../../db/sql.ts";
 import { business, notFound } from "../../http/errors.ts";
-import { fetchPage, orderBy } from "../../http/paging.ts";
+import { fetchPage, LIST_COUNT_AT_MOST, orderBy } from "../../http/paging.ts";
 import { bindRoute } from "../../http/route.ts";
 import type { AuthContext } from "../auth/auth.context.ts";
 import { richTextOrRefuse } from "../content/rich-text.ts";
@@ -116,6 +116,7 @@ async function inboxPage(
       from: sql.raw("message_recipient r JOIN message m ON m.id = r.message_id"),
       where: condition,
       order: sql.raw("ORDER BY m.published_at DESC, m.id DESC"),
+      countAtMost: LIST_COUNT_AT_MOST,
     },
     query,
     (r) => ({
@@ -198,7 +199,7 @@ export function registerMessageRoutes(app: FastifyInstance, deps: { db: Db; hub:
     ]);
     return fetchPage<MessageRow, MessageRecord>(
       db,
-      { select: SELECT, from: FROM, where, order: orderBy(q, SORT, "m.created_at") },
+      { select: SELECT, from: FROM, where, order: orderBy(q, SORT, "m.created_at"), countAtMost: LIST_COUNT_AT_MOST },
       q,
       toRecord,
     );

@@ -6,7 +6,7 @@ import type { Db, Queryable, Tx } from "../../db/db.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { first, run, sql } from "../../db/sql.ts";
 import { forbidden, notFound, ValidationError } from "../../http/errors.ts";
-import { fetchPage, orderBy } from "../../http/paging.ts";
+import { fetchPage, LIST_COUNT_AT_MOST, orderBy } from "../../http/paging.ts";
 import { bindRoute } from "../../http/route.ts";
 import { writeWorkbook, XLSX_TYPE } from "../../workbooks/workbooks.ts";
 import type { AuthContext } from "../auth/auth.context.ts";
@@ -58,6 +58,7 @@ export function registerReferralRoutes(app: FastifyInstance, deps: { db: Db; cip
         from: CASHBACK_FROM,
         where: cashbackWhere(dataScope(auth).referrals("c"), input.query),
         order: orderBy(input.query, CASHBACK_SORT, "c.created_at"),
+        countAtMost: LIST_COUNT_AT_MOST,
       },
       input.query,
       toCashbackRecord(cipher, seesBank(auth)),
