@@ -90,7 +90,9 @@ export function registerRegionRoutes(app: FastifyInstance, deps: { db: Db }) {
         ]),
         order: orderBy(
           { sort: q.sort ?? "sort", order: q.sort ? q.order : "asc" },
-          { id: "r.id", sort: "r.grade, r.sort", code: "r.code" },
+          // Children of one region share its grade: ordered by sort alone they come straight from
+          // the children's index, where "grade, sort" would walk the whole tree's order index.
+          { id: "r.id", sort: q.parentId === undefined ? "r.grade, r.sort" : "r.sort", code: "r.code" },
           "r.sort",
         ),
         countAtMost: LIST_COUNT_AT_MOST,
