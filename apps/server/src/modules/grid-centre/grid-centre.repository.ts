@@ -61,8 +61,10 @@ export interface SiteFilters {
   registeredState?: number | undefined;
 }
 
-export function siteWhere(scope: Sql, q: SiteFilters): Sql {
+/** `tenantId` repeats the scope's tenant on the site itself, so the list walks grid_site_list_idx. */
+export function siteWhere(tenantId: number, scope: Sql, q: SiteFilters): Sql {
   return sql.and([
+    sql`s.tenant_id = ${tenantId}`,
     scope,
     q.sn !== undefined && sql`d.sn ILIKE ${containsPattern(q.sn)}`,
     q.nmi !== undefined && sql`d.nmi ILIKE ${containsPattern(q.nmi)}`,
@@ -171,8 +173,15 @@ export const COMMAND_FROM = sql.raw(
 );
 export const COMMAND_SORT = { id: "c.id", receivedTime: "c.received_at", startTime: "c.start_at" } as const;
 
-export function commandWhere(scope: Sql, deviceId: number | null, q: { from?: Date | undefined; to?: Date | undefined }): Sql {
+/** `tenantId` repeats the scope's tenant on the command, so a list of all walks grid_command_tenant_idx. */
+export function commandWhere(
+  tenantId: number,
+  scope: Sql,
+  deviceId: number | null,
+  q: { from?: Date | undefined; to?: Date | undefined },
+): Sql {
   return sql.and([
+    sql`c.tenant_id = ${tenantId}`,
     scope,
     deviceId !== null && sql`d.id = ${deviceId}`,
     q.from !== undefined && sql`c.received_at >= ${q.from}`,

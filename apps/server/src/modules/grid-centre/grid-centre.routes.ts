@@ -43,7 +43,7 @@ export function registerGridCentreRoutes(app: FastifyInstance, deps: { db: Db })
       {
         select: SITE_SELECT,
         from: SITE_FROM,
-        where: siteWhere(dataScope(auth).devices("d"), input.query),
+        where: siteWhere(auth.tenantId, dataScope(auth).devices("d"), input.query),
         order: orderBy(input.query, SITE_SORT, "s.updated_at"),
       },
       input.query,
@@ -83,7 +83,7 @@ export function registerGridCentreRoutes(app: FastifyInstance, deps: { db: Db })
       {
         select: COMMAND_SELECT,
         from: COMMAND_FROM,
-        where: commandWhere(dataScope(auth).devices("d"), deviceId, input.query),
+        where: commandWhere(auth.tenantId, dataScope(auth).devices("d"), deviceId, input.query),
         order: orderBy(input.query, COMMAND_SORT, "c.received_at"),
       },
       input.query,
@@ -116,7 +116,7 @@ export function registerGridCentreRoutes(app: FastifyInstance, deps: { db: Db })
       newestFirst(
         COMMAND_SELECT,
         COMMAND_FROM,
-        commandWhere(dataScope(auth).devices("d"), deviceId, input.query),
+        commandWhere(auth.tenantId, dataScope(auth).devices("d"), deviceId, input.query),
         "c.received_at",
         EXPORT_LIMIT,
       ),
