@@ -121,6 +121,7 @@ describe.skipIf(!CHROMIUM)("the IEEE device centre in Chromium", () => {
       );
       expect(stored.rows[0]).toEqual({ nmi: GOOD, grid_company: "Ausgrid" });
       await expect.poll(() => row.textContent()).toContain(GOOD);
+      await screenshot(page, `grid-centre-list-${locale}`);
       await page.close();
     },
   );

@@ -1,6 +1,7 @@
 import { GRID_REGISTRATION_STATES, nmiRefusal } from "@ess/domain";
 import { z } from "zod";
 import { instant } from "../account-fields.ts";
+import { SERIAL_PATTERN } from "../device/topics.ts";
 import { pageOf } from "../envelope.ts";
 import { blankToUndefined, idFilter, listQuery, smallIntFilter, textFilter, timeFilter } from "../list.ts";
 import { defineRoute } from "../route.ts";
@@ -77,8 +78,13 @@ const ieeeFilters = {
 };
 const ieeeListQuery = listQuery(["createTime", "updateTime", "lastCommandTime"], ieeeFilters);
 
+/**
+ * A device's serial number as the broker accepts it (SERIAL_PATTERN), so that a value no device
+ * can have is refused as such rather than looked for.
+ */
+const serial = () => text().trim().regex(SERIAL_PATTERN);
 /** The device a per-device list is about: its serial number or id (either names it). */
-const oneDevice = { sn: textFilter, deviceId: idFilter };
+const oneDevice = { sn: z.preprocess(blankToUndefined, serial().optional()), deviceId: idFilter };
 const namesDevice = (q: { sn?: string | undefined; deviceId?: number | undefined }) =>
   q.sn !== undefined || q.deviceId !== undefined;
 const exchangeFilters = { ...oneDevice, resource: textFilter, from: timeFilter, to: timeFilter };
@@ -90,8 +96,8 @@ const exchangeExportQuery = z.object({ resource: textFilter, from: timeFilter, t
 const commandFilters = { ...oneDevice, from: timeFilter, to: timeFilter };
 const commandQuery = listQuery(["receivedTime", "startTime"], commandFilters);
 
-const snParams = z.object({ sn: text().trim().min(1).max(64) });
-const deviceSn = text().trim().min(1).max(64).meta({ label: "fields:deviceSn" });
+const snParams = z.object({ sn: serial() });
+const deviceSn = serial().meta({ label: "fields:deviceSn" });
 /** The NMI as typed (ten characters, or eleven with the checksum), or empty to clear it. */
 const nmiInput = text()
   .trim()

@@ -54,13 +54,17 @@ export const ieeeDevicesCrud = defineCrud<IeeeDeviceRecord>({
     {
       key: "modeCounts",
       title: "gridCentre:columns.modeCounts",
-      render: (r, t) =>
-        t("gridCentre:counts", {
-          regular: r.regularCount,
-          sell: r.sellCount,
-          emergency: r.emergencyCount,
-          purePv: r.purePvCount,
-        }),
+      // Two short lines, so the column stays narrow beside the LFDI.
+      render: (r, t) => (
+        <span style={{ whiteSpace: "pre-line" }}>
+          {t("gridCentre:counts", {
+            regular: r.regularCount,
+            sell: r.sellCount,
+            emergency: r.emergencyCount,
+            purePv: r.purePvCount,
+          })}
+        </span>
+      ),
     },
     { key: "createTime", title: "gridCentre:columns.createTime", kind: "time", sortable: true },
     { key: "updateTime", title: "gridCentre:columns.updateTime", kind: "time", sortable: true },
