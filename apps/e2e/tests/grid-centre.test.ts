@@ -62,11 +62,11 @@ describe.skipIf(!CHROMIUM)("the IEEE device centre in Chromium", () => {
   };
 
   it.each([
-    ["en-US", "IEEEE2E01", "Registered", "Export the 1 records", "checksum"],
-    ["zh-CN", "IEEEE2E02", "已注册", "确定导出当前筛选的 1 条记录", "校验位"],
+    ["en-US", "IEEEE2E01", "Registered", "Export the 1 records", "checksum", "Sell", "Active"],
+    ["zh-CN", "IEEEE2E02", "已注册", "确定导出当前筛选的 1 条记录", "校验位", "卖电", "执行中"],
   ] as const)(
-    "in %s, lists, shows XML, asks before exporting and checks the NMI",
-    async (locale, sn, state, question, refusal) => {
+    "in %s, lists, shows XML, asks before exporting and checks the NMI, commands named",
+    async (locale, sn, state, question, refusal, mode, status) => {
       const page = await open(locale);
       const list = crudScreen(page, "ieee-devices");
       await list.open(console_.url, "/aus/ieee/index");
@@ -104,6 +104,19 @@ describe.skipIf(!CHROMIUM)("the IEEE device centre in Chromium", () => {
       await screenshot(page, `grid-centre-received-${locale}`);
       await page.locator(".ant-drawer-close").click();
       await drawer.waitFor({ state: "detached" });
+
+      // Command records: kinds, modes and statuses named; their export asks first too (spec §8).
+      await row.getByTestId("ieee-devices-commands").click();
+      const commands = page.getByTestId("ieee-commands-page").locator("tr.ant-table-row", { hasText: "E2EMRID" });
+      await expect.poll(() => commands.textContent()).toContain(mode);
+      expect(await commands.textContent()).toContain(status);
+      await page.getByTestId("ieee-commands-export").click();
+      await expect.poll(() => page.locator(".ant-modal-confirm").last().textContent()).toContain(question);
+      await page.waitForFunction(() => !document.querySelector(".ant-modal-confirm[class*='ant-zoom']"));
+      await page.locator(".ant-modal-confirm-btns button").first().click();
+      await page.locator(".ant-modal-confirm").waitFor({ state: "detached" });
+      await page.locator(".ant-drawer-close").click();
+      await page.getByTestId("ieee-commands-page").waitFor({ state: "detached" });
 
       // The NMI: a wrong checksum is refused at its field, a good one saved with the network.
       await list.rowAction(sn, "editGrid");
