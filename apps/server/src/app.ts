@@ -47,6 +47,7 @@ import { registerFaultRoutes } from "./modules/faults/fault.routes.ts";
 import type { FaultServices } from "./modules/faults/faults.runtime.ts";
 import { registerFeedbackRoutes } from "./modules/feedback/feedback.routes.ts";
 import { registerGeneratorRoutes } from "./modules/generator/generator.routes.ts";
+import { registerGridCentreRoutes } from "./modules/grid-centre/grid-centre.routes.ts";
 import { installAuditLog } from "./modules/logs/audit.hook.ts";
 import { registerErrorLogRoutes } from "./modules/logs/error-log.routes.ts";
 import { registerLogRoutes } from "./modules/logs/log.routes.ts";
@@ -254,6 +255,7 @@ export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
   registerModeRoutes(app, { db: deps.db });
   registerProfileRoutes(app, { db: deps.db });
   registerReferralRoutes(app, { db: deps.db, cipher: deps.fieldCipher ?? createFieldCipher(randomBytes(32)) });
+  registerGridCentreRoutes(app, { db: deps.db });
   registerTariffRoutes(app, { db: deps.db });
   registerFaultRoutes(app, { db: deps.db, faults: deps.faults ?? null });
   registerDeviceRoutes(app, deps.db, deps.disconnectDevice);

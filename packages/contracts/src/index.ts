@@ -49,6 +49,7 @@ import { alarmControlRoutes, alarmRoutes, faultRoutes } from "./routes/fault.rou
 import { feedbackRoutes } from "./routes/feedback.routes.ts";
 import { firmwareRoutes } from "./routes/firmware.routes.ts";
 import { generatorRoutes } from "./routes/generator.routes.ts";
+import { ieeeRoutes, powerGridRoutes } from "./routes/grid-centre.routes.ts";
 import { logRoutes } from "./routes/log.routes.ts";
 import { menuRoutes } from "./routes/menu.routes.ts";
 import { appRoutes, inboxRoutes, messageRoutes } from "./routes/message.routes.ts";
@@ -93,6 +94,8 @@ export const API = {
   generator: generatorRoutes,
   mode: modeRoutes,
   referral: referralRoutes,
+  ieee: ieeeRoutes,
+  powerGrid: powerGridRoutes,
   profile: profileRoutes,
   fault: faultRoutes,
   alarmControl: alarmControlRoutes,
@@ -118,6 +121,7 @@ export const API = {
 export * from "./device/index.ts";
 export * from "./routes/device-settings.routes.ts";
 export * from "./routes/generator.routes.ts";
+export * from "./routes/grid-centre.routes.ts";
 export * from "./routes/mode.routes.ts";
 export * from "./routes/profile.routes.ts";
 export * from "./routes/referral.routes.ts";

@@ -229,6 +229,11 @@ export const CHANGE_SAMPLES: Record<string, Sample> = {
     return { token, body };
   },
   "alarm.savePreference": async (c) => ({ token: (await c.account()).token, body: { levels: [2, 3], onlineEvents: false } }),
+  "powerGrid.save": async (c, token) => {
+    const device = await c.device();
+    await c.db.query("UPDATE device SET country_code = 3 WHERE id = $1", [device.id]);
+    return { token, body: { sn: device.sn, powerGrid: "Ausgrid", nmi: "4102123456" } };
+  },
   "device.save": async (_, token) => ({ token, body: { sn: uniqueSerial("WALKNEW"), name: "Walk", model: "H6K" } }),
   "device.edit": async (c, token) => ({ token, body: { id: (await c.device()).id, name: "Walked", model: "H6K" } }),
   "device.del": async (c, token) => ({ token, body: { id: (await c.device()).id } }),

@@ -20,6 +20,10 @@ export interface Sample {
 /** Ids the test made before walking (a firmware version for the OTA samples). */
 export const OTA_SAMPLE = { versionId: 0 };
 
+/** Serial numbers of the world's devices by id, for routes that name a device by its SN (the test fills it). */
+export const DEVICE_SNS = new Map<number, string>();
+const snOf = (deviceId: number) => DEVICE_SNS.get(deviceId) ?? `unknown-${deviceId}`;
+
 const INTRUSION = { title: "Intrusion", summary: "Intrusion", content: "Intrusion", terminal: "both" };
 
 export const SAMPLES: Record<string, Sample> = {
@@ -89,6 +93,15 @@ export const SAMPLES: Record<string, Sample> = {
   },
   // The operation is its launcher's; each device's record is also filtered by the device scope.
   "deviceSettings.bulkOutcome": { refs: { bulk: (bulkId) => ({ query: { bulkId } }) } },
+  // The IEEE device centre: one device's documents and commands, by id or SN, and its NMI.
+  "ieee.receivePage": { refs: { device: (deviceId) => ({ query: { deviceId } }) } },
+  "ieee.sendPage": { refs: { device: (deviceId) => ({ query: { deviceId } }) } },
+  "ieee.commandPage": { refs: { device: (deviceId) => ({ query: { deviceId } }) } },
+  "ieee.commandExport": { refs: { device: (deviceId) => ({ query: { deviceId } }) } },
+  "ieee.receiveExport": { refs: { device: (deviceId) => ({ params: { sn: snOf(deviceId) } }) } },
+  "ieee.sendExport": { refs: { device: (deviceId) => ({ params: { sn: snOf(deviceId) } }) } },
+  "powerGrid.get": { refs: { device: (deviceId) => ({ query: { sn: snOf(deviceId) } }) } },
+  "powerGrid.save": { refs: { device: (deviceId) => ({ body: { sn: snOf(deviceId), powerGrid: "", nmi: "" } }) } },
   "referral.modify": { refs: { referral: (referralCashbackId) => ({ body: { referralCashbackId, cashOutState: 1 } }) } },
   "generator.info": { refs: { device: (deviceId) => ({ query: { deviceId } }) } },
   "generator.operate": {

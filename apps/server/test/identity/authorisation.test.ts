@@ -5,7 +5,7 @@ import { bearer } from "../helpers/accounts.ts";
 import { buildWorld, type World, type WorldUser } from "../helpers/channel-world.ts";
 import { visibleTo } from "../helpers/scope-oracle.ts";
 import { createTestApp, signIn, type TestApp } from "../helpers/test-app.ts";
-import { OTA_SAMPLE, SAMPLES, type Sample, type SampleIds } from "./authorisation.samples.ts";
+import { DEVICE_SNS, OTA_SAMPLE, SAMPLES, type Sample, type SampleIds } from "./authorisation.samples.ts";
 
 /**
  * Signs in as every account of the channel world and walks EVERY route of the API registry that
@@ -37,6 +37,7 @@ beforeAll(async () => {
   // A firmware version and one OTA campaign launched in each organisation (and one by the back office).
   const campaignOrgs = await makeCampaigns();
   const referrals = await makeReferrals();
+  await makeGridSites();
   const campaignRows = (await t.db.query<{ id: number; org_id: number | null }>("SELECT id, org_id FROM ota_campaign")).rows;
   const ids = async (table: string) =>
     new Set((await t.db.query<{ id: number }>(`SELECT id FROM ${table}`)).rows.map((r) => r.id));
@@ -143,6 +144,24 @@ async function makeReferrals() {
   return made;
 }
 
+/**
+ * A grid site for every device, with a command and a received document each (rows the aggregator
+ * client writes), so that the IEEE centre's lists have something to leak; and the devices' serial
+ * numbers for the routes that name a device by it.
+ */
+async function makeGridSites() {
+  for (const device of world.devices.values()) DEVICE_SNS.set(device.id, device.key);
+  await t.db.query(
+    `INSERT INTO grid_site (tenant_id, device_id, lfdi, sfdi) SELECT tenant_id, id, lpad(upper(to_hex(id)), 40, '0'), id::text FROM device`,
+  );
+  await t.db.query(
+    `INSERT INTO grid_command (tenant_id, site_id, mrid, kind, mode) SELECT tenant_id, id, 'WALK' || id, 1, 0 FROM grid_site`,
+  );
+  await t.db.query(
+    `INSERT INTO grid_exchange (tenant_id, site_id, direction, method, path, body) SELECT tenant_id, id, 1, 'GET', '/edev', '<EndDevice/>' FROM grid_site`,
+  );
+}
+
 async function makeCampaigns() {
   const file = await t.db.query<{ id: number }>(
     `INSERT INTO stored_file (tenant_id, name, size, sha256, crc32) VALUES (1, 'fw.bin', 10, repeat('a', 64), '00000000') RETURNING id`,
@@ -230,6 +249,7 @@ async function snapshot() {
     "ota_campaign",
     "device_upgrade",
     "referral_cashback",
+    "grid_site",
     "message",
     "message_recipient",
     "feedback",

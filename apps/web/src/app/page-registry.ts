@@ -10,6 +10,7 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   "views/device/bulk/index": lazy(() => import("../features/device-settings/pages/bulk-operation.page.tsx")),
   "views/device/modes/index": lazy(() => import("../features/device-settings/pages/modes.page.tsx")),
   "views/aus/referral/index": lazy(() => import("../features/referral/pages/referrals.page.tsx")),
+  "views/aus/ieee/index": lazy(() => import("../features/grid-centre/pages/ieee-devices.page.tsx")),
   "views/device/settings-display/index": lazy(() => import("../features/device-settings/pages/display-config.page.tsx")),
   "views/admin/user/index": lazy(() => import("../features/admin/pages/users.page.tsx")),
   "views/admin/role/index": lazy(() => import("../features/admin/pages/roles.page.tsx")),

@@ -114,6 +114,9 @@ export const DEFAULT_MENUS: readonly DefaultMenu[] = [
   item("referralList", "australia", "/aus/referral", "views/aus/referral/index", "GiftOutlined", "referral.view", 1),
   button("referralListCashOut", "referralList", "referral.cashOut", 1),
   button("referralListExport", "referralList", "referral.export", 2),
+  item("ieeeDevices", "australia", "/aus/ieee", "views/aus/ieee/index", "GlobalOutlined", "grid.view", 2),
+  button("ieeeDevicesEdit", "ieeeDevices", "grid.edit", 1),
+  button("ieeeDevicesExport", "ieeeDevices", "grid.export", 2),
   item(
     "contentFaqClasses",
     "content",

@@ -79,6 +79,9 @@ export const DEFAULT_ROLES: readonly DefaultRole[] = [
       "sys.user.edit",
       "referral.view",
       "referral.export",
+      "grid.view",
+      "grid.edit",
+      "grid.export",
     ],
   },
   {
@@ -102,6 +105,9 @@ export const DEFAULT_ROLES: readonly DefaultRole[] = [
       "sys.user.view",
       "referral.view",
       "referral.export",
+      "grid.view",
+      "grid.edit",
+      "grid.export",
     ],
   },
   {

@@ -63,6 +63,7 @@ export const OPERATION_IDS = [
   "referral.modify",
   "referral.saveBank",
   "referral.claim",
+  "powerGrid.save",
   "fault.save",
   "fault.edit",
   "fault.del",

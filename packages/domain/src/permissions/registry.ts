@@ -2,6 +2,7 @@ import { CONTENT_PERMISSIONS } from "./content.permissions.ts";
 import { DEVICE_PERMISSIONS } from "./device.permissions.ts";
 import { FAQ_PERMISSIONS } from "./faq.permissions.ts";
 import { FAULT_PERMISSIONS } from "./faults.permissions.ts";
+import { GRID_PERMISSIONS } from "./grid.permissions.ts";
 import { IDENTITY_PERMISSIONS } from "./identity.permissions.ts";
 import { OTA_PERMISSIONS } from "./ota.permissions.ts";
 import { REALTIME_PERMISSIONS } from "./realtime.permissions.ts";
@@ -25,6 +26,7 @@ export const PERMISSIONS = {
   ...DEVICE_PERMISSIONS,
   ...OTA_PERMISSIONS,
   ...REFERRAL_PERMISSIONS,
+  ...GRID_PERMISSIONS,
   ...FAQ_PERMISSIONS,
   ...CONTENT_PERMISSIONS,
 } as const;

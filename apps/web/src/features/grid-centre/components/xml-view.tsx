@@ -1,0 +1,22 @@
+import { Typography } from "antd";
+import { useTranslation } from "react-i18next";
+import { prettyXml } from "./pretty-xml.ts";
+
+/** A document as exchanged with the utility server, indented and in a fixed-width font. */
+export function XmlView({ xml }: { xml: string }) {
+  const { t } = useTranslation("gridCentre");
+  if (xml.trim() === "") return <Typography.Text type="secondary">{t("gridCentre:noDocument")}</Typography.Text>;
+  return (
+    <pre
+      data-testid="ieee-xml"
+      style={{
+        fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace",
+        fontSize: 12,
+        margin: 0,
+        whiteSpace: "pre",
+      }}
+    >
+      {prettyXml(xml)}
+    </pre>
+  );
+}
