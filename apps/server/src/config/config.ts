@@ -1,5 +1,12 @@
 import { availableParallelism } from "node:os";
-import { GRID_IDENTITY_DEFAULTS, isAcceptablePassword, isPen, isPhoneCountry, isRegistrationPin, type PhoneCountry } from "@ess/domain";
+import {
+  GRID_IDENTITY_DEFAULTS,
+  isAcceptablePassword,
+  isPen,
+  isPhoneCountry,
+  isRegistrationPin,
+  type PhoneCountry,
+} from "@ess/domain";
 import { z } from "zod";
 import { parseFieldKey } from "../crypto/field-cipher.ts";
 

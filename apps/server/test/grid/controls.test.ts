@@ -1,7 +1,7 @@
 import { GRID_COMMAND_KINDS, GRID_COMMAND_MODES } from "@ess/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitUntil } from "../helpers/reminders.ts";
-import { NMIS, startGridWorld, type GridWorld } from "./grid-world.ts";
+import { type GridWorld, NMIS, startGridWorld } from "./grid-world.ts";
 
 // Procedure ALL-18 (responses 1 → 2 → 3 for a control that runs, 1 → 6 for one cancelled before it starts).
 describe("grid client: controls and responses", () => {
@@ -29,7 +29,11 @@ describe("grid client: controls and responses", () => {
       base: { opModEnergize: false },
     });
     cancelMrid = later.mRID;
-    await waitUntil(() => world.sim.control.responses().some((r) => r.response.subject === cancelMrid), 15_000, "first responses");
+    await waitUntil(
+      () => world.sim.control.responses().some((r) => r.response.subject === cancelMrid),
+      15_000,
+      "first responses",
+    );
     world.sim.control.cancelControl(later.id);
     await waitUntil(
       () => world.sim.control.responses().filter((r) => r.response.subject === runMrid).length >= 3,
@@ -66,9 +70,14 @@ describe("grid client: controls and responses", () => {
   });
 
   it("stores every control as a grid command with its mode, and the default control", async () => {
-    const { rows } = await world.db.query<{ mrid: string; kind: number; mode: number; response: number | null; duration: number | null; controls: Record<string, unknown> }>(
-      `SELECT mrid, kind, mode, response_status AS response, duration_s AS duration, controls FROM grid_command ORDER BY id`,
-    );
+    const { rows } = await world.db.query<{
+      mrid: string;
+      kind: number;
+      mode: number;
+      response: number | null;
+      duration: number | null;
+      controls: Record<string, unknown>;
+    }>(`SELECT mrid, kind, mode, response_status AS response, duration_s AS duration, controls FROM grid_command ORDER BY id`);
     const run = rows.find((r) => r.mrid === runMrid);
     expect(run).toMatchObject({ kind: GRID_COMMAND_KINDS.event, mode: GRID_COMMAND_MODES.purePv, response: 3, duration: 120 });
     expect(rows.find((r) => r.mrid === cancelMrid)).toMatchObject({ mode: GRID_COMMAND_MODES.emergency, response: 6 });

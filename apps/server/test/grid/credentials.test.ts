@@ -17,7 +17,13 @@ describe("grid connection settings", () => {
     const mine = await issueClientCertificate(ca, { commonName: "aggregator" });
     const other = await issueClientCertificate(ca, { commonName: "other" });
     lfdi = identityOfCertificate(mine.certificatePem).lfdi;
-    files = { cert: join(dir, "c.pem"), key: join(dir, "k.pem"), otherKey: join(dir, "o.pem"), ca: join(dir, "ca.pem"), junk: join(dir, "j.pem") };
+    files = {
+      cert: join(dir, "c.pem"),
+      key: join(dir, "k.pem"),
+      otherKey: join(dir, "o.pem"),
+      ca: join(dir, "ca.pem"),
+      junk: join(dir, "j.pem"),
+    };
     writeFileSync(files.cert, mine.certificatePem);
     writeFileSync(files.key, mine.privateKeyPem);
     writeFileSync(files.otherKey, other.privateKeyPem);
@@ -32,8 +38,16 @@ describe("grid connection settings", () => {
   });
 
   it.each([
-    ["a key of another certificate", () => ({ ESS_GRID_KEY: files.otherKey }), /ESS_GRID_KEY=.* is not the private key of ESS_GRID_CERT=/],
-    ["an unreadable file", () => ({ ESS_GRID_CERT: join(dir, "missing.pem") }), /ESS_GRID_CERT=.*missing\.pem cannot be read: ENOENT\./],
+    [
+      "a key of another certificate",
+      () => ({ ESS_GRID_KEY: files.otherKey }),
+      /ESS_GRID_KEY=.* is not the private key of ESS_GRID_CERT=/,
+    ],
+    [
+      "an unreadable file",
+      () => ({ ESS_GRID_CERT: join(dir, "missing.pem") }),
+      /ESS_GRID_CERT=.*missing\.pem cannot be read: ENOENT\./,
+    ],
     ["a file that is no certificate", () => ({ ESS_GRID_CA: files.junk }), /ESS_GRID_CA=.* is not a PEM certificate\./],
   ])("refuses %s in one line", (_name, change, message) => {
     const settings = { ESS_GRID_CERT: files.cert, ESS_GRID_KEY: files.key, ESS_GRID_CA: files.ca, ...change() };

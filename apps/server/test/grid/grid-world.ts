@@ -52,12 +52,20 @@ export interface GridWorld {
 
 const quiet = { info() {}, warn() {}, error() {} };
 
-export async function startGridWorld(options: { factor: number; sites: SiteSpec[]; rates?: Partial<CommsRates>; defaultPin?: string }): Promise<GridWorld> {
+export async function startGridWorld(options: {
+  factor: number;
+  sites: SiteSpec[];
+  rates?: Partial<CommsRates>;
+  defaultPin?: string;
+}): Promise<GridWorld> {
   const clock = compressedClock({ factor: options.factor });
   const ca = await createCertificateAuthority({ commonName: "Grid test utility CA" });
   const server = await issueServerCertificate(ca, { commonName: "utility" });
   const aggregator = await issueClientCertificate(ca, { commonName: "console aggregator" });
-  const sim = await startUtilitySim({ tls: { ca: ca.certificatePem, cert: server.certificatePem, key: server.privateKeyPem }, clock });
+  const sim = await startUtilitySim({
+    tls: { ca: ca.certificatePem, cert: server.certificatePem, key: server.privateKeyPem },
+    clock,
+  });
   if (options.rates) sim.control.setRates(options.rates);
   const dir = mkdtempSync(join(tmpdir(), "grid-"));
   const files = { ESS_GRID_CERT: join(dir, "cert.pem"), ESS_GRID_KEY: join(dir, "key.pem"), ESS_GRID_CA: join(dir, "ca.pem") };
@@ -79,7 +87,12 @@ export async function startGridWorld(options: { factor: number; sites: SiteSpec[
     );
     devices.set(spec.sn, rows[0]?.id as number);
     if (spec.outOfBand)
-      sim.control.registerEndDevice({ lfdi: siteLfdi(spec.sn), aggregatorLfdi, pin: spec.outOfBand.pin, nmi: spec.outOfBand.nmi });
+      sim.control.registerEndDevice({
+        lfdi: siteLfdi(spec.sn),
+        aggregatorLfdi,
+        pin: spec.outOfBand.pin,
+        nmi: spec.outOfBand.nmi,
+      });
   }
   // A device elsewhere never takes part.
   await db.query("INSERT INTO device (tenant_id, sn, name, country_code, nmi) VALUES (1, 'ITALY0001', 'ITALY0001', 1, '')");

@@ -1,8 +1,8 @@
-import { derivedMrid } from "@ess/domain/grid/hashed-identity.ts";
 import { penSuffix } from "@ess/domain";
+import { derivedMrid } from "@ess/domain/grid/hashed-identity.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitUntil } from "../helpers/reminders.ts";
-import { NMIS, startGridWorld, type GridWorld } from "./grid-world.ts";
+import { type GridWorld, NMIS, startGridWorld } from "./grid-world.ts";
 
 // Procedures ALL-06 and STO-01 (site and DER mirrors, averaged readings every postRate).
 describe("grid client: metering mirror", () => {
@@ -27,7 +27,9 @@ describe("grid client: metering mirror", () => {
       expect(mup.mirrorUsagePoint.mRID.endsWith(penSuffix())).toBe(true);
       for (const stream of mup.mirrorUsagePoint.MirrorMeterReading ?? []) expect(stream.mRID.endsWith(penSuffix())).toBe(true);
     }
-    expect(mups.find((m) => m.mirrorUsagePoint.roleFlags === "03")?.mirrorUsagePoint.mRID).toBe(derivedMrid([lfdi, "mup", "site"]));
+    expect(mups.find((m) => m.mirrorUsagePoint.roleFlags === "03")?.mirrorUsagePoint.mRID).toBe(
+      derivedMrid([lfdi, "mup", "site"]),
+    );
   });
 
   it("posts interval averages stamped on minute boundaries: site W, var, V; DER W, var, Wh", () => {
@@ -46,6 +48,8 @@ describe("grid client: metering mirror", () => {
     expect(latest("49", 72)?.value).toBe(5000);
     // Each reading covers a past interval: its end is not after it arrived.
     for (const r of readings)
-      expect(((r.reading.timePeriod?.start ?? 0) + (r.reading.timePeriod?.duration ?? 0)) * 1000).toBeLessThanOrEqual(r.receivedAt);
+      expect(((r.reading.timePeriod?.start ?? 0) + (r.reading.timePeriod?.duration ?? 0)) * 1000).toBeLessThanOrEqual(
+        r.receivedAt,
+      );
   });
 });

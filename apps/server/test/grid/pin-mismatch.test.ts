@@ -1,11 +1,11 @@
-import { GRID_REGISTRATION_STATES, type PermissionId } from "@ess/domain";
 import type { ReminderMessage } from "@ess/contracts";
+import { GRID_REGISTRATION_STATES, type PermissionId } from "@ess/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuthContext } from "../../src/modules/auth/auth.context.ts";
 import { createGridReminders } from "../../src/modules/grid/grid-reminders.ts";
 import { createRealtimeHub } from "../../src/modules/realtime/realtime-hub.ts";
 import { waitUntil } from "../helpers/reminders.ts";
-import { NMIS, startGridWorld, type GridWorld } from "./grid-world.ts";
+import { type GridWorld, NMIS, startGridWorld } from "./grid-world.ts";
 
 // Procedures ALL-03-REJ (PIN differs: stop talking for that site) and ALL-04 (PIN matches: keep operating).
 describe("grid client: registration PIN check", () => {
@@ -35,7 +35,8 @@ describe("grid client: registration PIN check", () => {
   });
 
   it("sends nothing more for the refused site while the other one keeps polling", async () => {
-    const lastForBad = () => world.sim.control.requests().filter((r) => r.path.startsWith(`${refusedEdev}/`) || r.path === refusedEdev);
+    const lastForBad = () =>
+      world.sim.control.requests().filter((r) => r.path.startsWith(`${refusedEdev}/`) || r.path === refusedEdev);
     const before = lastForBad();
     // The Registration read is the last thing the refused site asked.
     expect(before.at(-1)?.path).toBe(`${refusedEdev}/rg`);
@@ -59,7 +60,11 @@ describe("grid client: registration PIN check", () => {
     const got: ReminderMessage[] = [];
     const caller = (userId: number, permissions: string[]) =>
       ({ userId, tenantId: 1, permissions: new Set(permissions as PermissionId[]) }) as unknown as AuthContext;
-    hub.subscribe("/user/1/7/reminders", (_d, body) => got.push(JSON.parse(body) as ReminderMessage), caller(7, ["sys.health.view"]));
+    hub.subscribe(
+      "/user/1/7/reminders",
+      (_d, body) => got.push(JSON.parse(body) as ReminderMessage),
+      caller(7, ["sys.health.view"]),
+    );
     hub.subscribe("/user/1/8/reminders", (_d, body) => got.push(JSON.parse(body) as ReminderMessage), caller(8, []));
     const t = (key: string, values?: Record<string, unknown>) => `${key}${values ? JSON.stringify(values) : ""}`;
     createGridReminders({ hub, t: t as never })(world.alarms[0] as (typeof world.alarms)[number]);

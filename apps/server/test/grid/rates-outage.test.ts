@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitUntil } from "../helpers/reminders.ts";
-import { NMIS, startGridWorld, type GridWorld } from "./grid-world.ts";
+import { type GridWorld, NMIS, startGridWorld } from "./grid-world.ts";
 
 // Procedures ALL-19/20 (follow pollRate changes) and ALL-23 (HTTP 500 outage, then carry on).
 describe("grid client: poll rates and outages", () => {
@@ -17,7 +17,8 @@ describe("grid client: poll rates and outages", () => {
     const from = world.sim.control.now() * 1000;
     await new Promise((resolve) => setTimeout(resolve, (serverSeconds * 1000) / world.clock.factor));
     const to = world.sim.control.now() * 1000;
-    return world.sim.control.requests({ method: "GET", path: "/edev/*/fsa/*/derp" }).filter((r) => r.at >= from && r.at < to).length;
+    return world.sim.control.requests({ method: "GET", path: "/edev/*/fsa/*/derp" }).filter((r) => r.at >= from && r.at < to)
+      .length;
   }
 
   it("polls the program list at its pollRate and follows a change", async () => {

@@ -1,7 +1,7 @@
 import { GRID_DIRECTIONS, GRID_REGISTRATION_STATES, penSuffix } from "@ess/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitUntil } from "../helpers/reminders.ts";
-import { NMIS, startGridWorld, type GridWorld } from "./grid-world.ts";
+import { type GridWorld, NMIS, startGridWorld } from "./grid-world.ts";
 
 // Procedures ALL-01/02/03/05 (discovery, in-band and out-of-band registration, ConnectionPoint, DER descriptions).
 describe("grid client: discovery and registration", () => {
@@ -19,7 +19,12 @@ describe("grid client: discovery and registration", () => {
     await waitUntil(
       async () => {
         const { rows } = await world.db.query("SELECT 1 FROM grid_site WHERE registered_state = 1");
-        const described = new Set(world.sim.control.derWrites().filter((w) => w.kind === "availability").map((w) => w.endDeviceId));
+        const described = new Set(
+          world.sim.control
+            .derWrites()
+            .filter((w) => w.kind === "availability")
+            .map((w) => w.endDeviceId),
+        );
         return rows.length === 3 && described.size === 3;
       },
       15_000,
@@ -80,9 +85,13 @@ describe("grid client: discovery and registration", () => {
   });
 
   it("stores the XML both ways: answers received and documents sent, per site", async () => {
-    const { rows } = await world.db.query<{ direction: number; method: string; resource: string; body: string; site: number | null }>(
-      "SELECT direction, method, resource, body, site_id::int AS site FROM grid_exchange ORDER BY id",
-    );
+    const { rows } = await world.db.query<{
+      direction: number;
+      method: string;
+      resource: string;
+      body: string;
+      site: number | null;
+    }>("SELECT direction, method, resource, body, site_id::int AS site FROM grid_exchange ORDER BY id");
     const list = rows.find((r) => r.resource === "EndDeviceList");
     expect(list?.direction).toBe(GRID_DIRECTIONS.received);
     expect(list?.body).toContain("<EndDeviceList");

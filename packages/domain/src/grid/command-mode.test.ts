@@ -8,9 +8,9 @@ describe("commandMode", () => {
     expect(commandMode({ opModConnect: false, opModExpLimW: { value: 5, multiplier: 3 } })).toBe(GRID_COMMAND_MODES.emergency);
   });
   it("calls zero export and zero import pure PV, zero written with any multiplier", () => {
-    expect(
-      commandMode({ opModExpLimW: { value: 0, multiplier: 0 }, opModImpLimW: { value: 0, multiplier: 2 } }),
-    ).toBe(GRID_COMMAND_MODES.purePv);
+    expect(commandMode({ opModExpLimW: { value: 0, multiplier: 0 }, opModImpLimW: { value: 0, multiplier: 2 } })).toBe(
+      GRID_COMMAND_MODES.purePv,
+    );
   });
   it("calls a positive export limit or a fixed export selling", () => {
     expect(commandMode({ opModExpLimW: { value: 15, multiplier: 2 } })).toBe(GRID_COMMAND_MODES.sell);

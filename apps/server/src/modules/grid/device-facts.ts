@@ -38,7 +38,13 @@ export function createDeviceFacts(db: Db) {
 
     /** Samples with from < ts ≤ to: a reading stamped at the interval's end belongs to it. */
     async averages(deviceId: number, from: Date, to: Date): Promise<IntervalAverages> {
-      const { rows } = await db.query<{ n: number; site: number | null; der: number | null; v: number | null; soc: number | null }>(
+      const { rows } = await db.query<{
+        n: number;
+        site: number | null;
+        der: number | null;
+        v: number | null;
+        soc: number | null;
+      }>(
         `SELECT count(*)::int AS n, avg(grid_power)::float8 AS site, avg(inverter_power)::float8 AS der,
                 avg(grid_voltage)::float8 AS v, avg(battery_soc)::float8 AS soc
            FROM telemetry_history WHERE device_id = $1 AND ts > $2 AND ts <= $3`,

@@ -4,9 +4,9 @@ import type { DeviceCapability, EndDevice } from "@ess/sep2";
 import type { Db } from "../../db/db.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import { createDeviceFacts } from "./device-facts.ts";
-import type { GridCredentials } from "./grid-credentials.ts";
-import { type GridClock, type GridContext, type GridLog, type Site, seconds } from "./grid-context.ts";
 import { createGridRepository, type GridSitesScope, type ParticipantDevice } from "./grid.repository.ts";
+import { type GridClock, type GridContext, type GridLog, type Site, seconds } from "./grid-context.ts";
+import type { GridCredentials } from "./grid-credentials.ts";
 import { readList } from "./list-reader.ts";
 import { runLoop } from "./poll-loop.ts";
 import { createSepClient } from "./sep-client.ts";
@@ -57,10 +57,14 @@ export const realClock: GridClock = {
   sleep: (ms, signal) =>
     new Promise((resolve, reject) => {
       const timer = setTimeout(resolve, ms);
-      signal?.addEventListener("abort", () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      }, { once: true });
+      signal?.addEventListener(
+        "abort",
+        () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
     }),
 };
 
@@ -86,7 +90,9 @@ export function startGridClient(options: GridClientOptions): GridClient {
     onRequest: (method, status) => options.metrics.gridRequests.inc({ method, status: String(status) }),
     onExchange: (exchange) => {
       const tenantId = (exchange.siteId && tenantOf.get(exchange.siteId)) || PRODUCT.defaultTenantId;
-      repo.recordExchange(tenantId, exchange, new Date(clock.now())).catch((error) => options.log.warn({ err: error }, "grid: exchange not stored"));
+      repo
+        .recordExchange(tenantId, exchange, new Date(clock.now()))
+        .catch((error) => options.log.warn({ err: error }, "grid: exchange not stored"));
     },
   });
 
@@ -173,34 +179,49 @@ export function startGridClient(options: GridClientOptions): GridClient {
     const id = site.row.id;
     let programsRate = DEFAULT_RATES.derpList;
     loop("assignments", signal, async () => rateMs(await pollAssignments(ctx, site), DEFAULT_RATES.fsaList), id);
-    loop("programs", signal, async () => {
-      if (site.programLists.length === 0) await pollAssignments(ctx, site);
-      const rate = await pollPrograms(ctx, site);
-      programsRate = rate ?? programsRate;
-      options.metrics.gridLastSuccess.set({ site: String(id) }, seconds(clock.now()));
-      return programsRate * 1000;
-    }, id);
-    loop("events", signal, async () => {
-      await settleEvents(ctx, site);
-      // Wake at the next start or end, at the latest after a program poll period.
-      const next = await nextEventBoundary(ctx, site);
-      return Math.min(next ?? Number.POSITIVE_INFINITY, programsRate * 1000) + 50;
-    }, id);
+    loop(
+      "programs",
+      signal,
+      async () => {
+        if (site.programLists.length === 0) await pollAssignments(ctx, site);
+        const rate = await pollPrograms(ctx, site);
+        programsRate = rate ?? programsRate;
+        options.metrics.gridLastSuccess.set({ site: String(id) }, seconds(clock.now()));
+        return programsRate * 1000;
+      },
+      id,
+    );
+    loop(
+      "events",
+      signal,
+      async () => {
+        await settleEvents(ctx, site);
+        // Wake at the next start or end, at the latest after a program poll period.
+        const next = await nextEventBoundary(ctx, site);
+        return Math.min(next ?? Number.POSITIVE_INFINITY, programsRate * 1000) + 50;
+      },
+      id,
+    );
     loop("der", signal, async () => rateMs(await describeDer(ctx, site), DEFAULT_RATES.derList), id);
-    loop("mirror", signal, async () => {
-      if (!site.mups) await createMirrors(ctx, site, DEFAULT_RATES.post);
-      else {
-        // The server may change postRate at any time; the mirror carries the current one.
-        const mirror = await http.get(site.mups.site, ["MirrorUsagePoint"], id);
-        if (mirror.postRate) site.mups.postRate = mirror.postRate;
-      }
-      const postMs = (site.mups?.postRate ?? DEFAULT_RATES.post) * 1000;
-      // Readings cover whole intervals ending on multiples of postRate (minute boundaries for 60 s).
-      const now = ctx.serverNow();
-      const end = Math.floor(now / postMs) * postMs;
-      await postReadings(ctx, site, end, postMs / 1000);
-      return end + postMs - now + 50;
-    }, id);
+    loop(
+      "mirror",
+      signal,
+      async () => {
+        if (!site.mups) await createMirrors(ctx, site, DEFAULT_RATES.post);
+        else {
+          // The server may change postRate at any time; the mirror carries the current one.
+          const mirror = await http.get(site.mups.site, ["MirrorUsagePoint"], id);
+          if (mirror.postRate) site.mups.postRate = mirror.postRate;
+        }
+        const postMs = (site.mups?.postRate ?? DEFAULT_RATES.post) * 1000;
+        // Readings cover whole intervals ending on multiples of postRate (minute boundaries for 60 s).
+        const now = ctx.serverNow();
+        const end = Math.floor(now / postMs) * postMs;
+        await postReadings(ctx, site, end, postMs / 1000);
+        return end + postMs - now + 50;
+      },
+      id,
+    );
   }
 
   loop("discovery", stop.signal, discover);

@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
 import { createPrivateKey, X509Certificate } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { certificateIdentity, type DeviceIdentity } from "@ess/domain/grid/hashed-identity.ts";
 import { type Config, ConfigError } from "../../config/config.ts";
 
@@ -30,9 +30,7 @@ function readPem(variable: string, path: string | undefined): string {
  * that does not parse, or whose key is not the one given, would fail every TLS handshake later with
  * an error far from its cause.
  */
-export function loadGridCredentials(
-  config: Pick<Config, "ESS_GRID_CERT" | "ESS_GRID_KEY" | "ESS_GRID_CA">,
-): GridCredentials {
+export function loadGridCredentials(config: Pick<Config, "ESS_GRID_CERT" | "ESS_GRID_KEY" | "ESS_GRID_CA">): GridCredentials {
   const cert = readPem("ESS_GRID_CERT", config.ESS_GRID_CERT);
   const key = readPem("ESS_GRID_KEY", config.ESS_GRID_KEY);
   const ca = readPem("ESS_GRID_CA", config.ESS_GRID_CA);
@@ -54,6 +52,8 @@ export function loadGridCredentials(
     throw new GridCredentialsError(`ESS_GRID_KEY=${config.ESS_GRID_KEY} is not a PEM private key.`);
   }
   if (!matches)
-    throw new GridCredentialsError(`ESS_GRID_KEY=${config.ESS_GRID_KEY} is not the private key of ESS_GRID_CERT=${config.ESS_GRID_CERT}.`);
+    throw new GridCredentialsError(
+      `ESS_GRID_KEY=${config.ESS_GRID_KEY} is not the private key of ESS_GRID_CERT=${config.ESS_GRID_CERT}.`,
+    );
   return { cert, key, ca, identity: certificateIdentity(cert) };
 }

@@ -100,7 +100,17 @@ export function createGridRepository(db: Db) {
       await db.query(
         `INSERT INTO grid_exchange (tenant_id, site_id, direction, method, path, status, resource, body, at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [tenantId, exchange.siteId ?? null, exchange.direction, exchange.method, exchange.path, exchange.status, exchange.resource, exchange.body, at],
+        [
+          tenantId,
+          exchange.siteId ?? null,
+          exchange.direction,
+          exchange.method,
+          exchange.path,
+          exchange.status,
+          exchange.resource,
+          exchange.body,
+          at,
+        ],
       );
     },
 
@@ -119,9 +129,20 @@ export function createGridRepository(db: Db) {
                              THEN EXCLUDED.updated_at ELSE grid_command.updated_at END
          RETURNING ${COMMAND_COLUMNS}`,
         [
-          input.tenantId, input.siteId, input.mrid, input.programMrid, input.primacy, input.kind, input.mode,
-          input.startAt, input.durationS, JSON.stringify(input.controls), input.eventStatus, input.replyTo,
-          input.responseRequired, at,
+          input.tenantId,
+          input.siteId,
+          input.mrid,
+          input.programMrid,
+          input.primacy,
+          input.kind,
+          input.mode,
+          input.startAt,
+          input.durationS,
+          JSON.stringify(input.controls),
+          input.eventStatus,
+          input.replyTo,
+          input.responseRequired,
+          at,
         ],
       );
       return rows[0] as CommandRow;

@@ -1,6 +1,6 @@
 import { Agent, request } from "node:https";
-import { decodeSep, encodeSep, SEP_XML, type SepResourceName, type SepResources, SepXmlError } from "@ess/sep2";
 import { GRID_DIRECTIONS, type GridDirection } from "@ess/domain";
+import { decodeSep, encodeSep, SEP_XML, type SepResourceName, type SepResources, SepXmlError } from "@ess/sep2";
 
 /**
  * HTTPS to the utility's IEEE 2030.5 server with the aggregator's client certificate: one
@@ -50,7 +50,13 @@ export interface SentReply {
 export interface SepClient {
   readonly dcapPath: string;
   get<N extends SepResourceName>(href: string, names: readonly N[], siteId?: number): Promise<SepResources[N]>;
-  send<N extends SepResourceName>(method: "PUT" | "POST", href: string, name: N, resource: SepResources[N], siteId?: number): Promise<SentReply>;
+  send<N extends SepResourceName>(
+    method: "PUT" | "POST",
+    href: string,
+    name: N,
+    resource: SepResources[N],
+    siteId?: number,
+  ): Promise<SentReply>;
   close(): void;
 }
 
@@ -86,7 +92,10 @@ export function createSepClient(options: SepClientOptions): SepClient {
         },
       });
       // Connect: until the socket is up (a reused keep-alive socket is up already).
-      const connectTimer = setTimeout(() => req.destroy(new GridHttpError(`connect to ${url.host} timed out`, 0)), connectTimeoutMs);
+      const connectTimer = setTimeout(
+        () => req.destroy(new GridHttpError(`connect to ${url.host} timed out`, 0)),
+        connectTimeoutMs,
+      );
       req.on("socket", (socket) => {
         if (!socket.connecting) clearTimeout(connectTimer);
         else socket.once("secureConnect", () => clearTimeout(connectTimer));
@@ -162,9 +171,18 @@ export function createSepClient(options: SepClientOptions): SepClient {
         failure = new GridHttpError(`GET ${pathOf(href)} answered ${reply.status}`, reply.status);
         name = /<(?:\w+:)?(\w+)[\s>]/.exec(reply.body.replace(/<\?xml[^>]*>/, ""))?.[1] ?? null;
       }
-      options.onExchange?.({ direction: GRID_DIRECTIONS.received, method: "GET", path: pathOf(href), status: reply.status, resource: name, body: reply.body, siteId });
+      options.onExchange?.({
+        direction: GRID_DIRECTIONS.received,
+        method: "GET",
+        path: pathOf(href),
+        status: reply.status,
+        resource: name,
+        body: reply.body,
+        siteId,
+      });
       if (failure) throw failure;
-      if (!(names as readonly string[]).includes(name ?? "")) throw new SepXmlError(`Expected ${names.join(" or ")}, got ${name}`);
+      if (!(names as readonly string[]).includes(name ?? ""))
+        throw new SepXmlError(`Expected ${names.join(" or ")}, got ${name}`);
       return resource as unknown as SepResources[(typeof names)[number]];
     },
     async send(method, href, name, resource, siteId) {
@@ -173,9 +191,18 @@ export function createSepClient(options: SepClientOptions): SepClient {
       try {
         reply = await counted(method, href, body);
       } finally {
-        options.onExchange?.({ direction: GRID_DIRECTIONS.sent, method, path: pathOf(href), status: reply?.status ?? null, resource: name, body, siteId });
+        options.onExchange?.({
+          direction: GRID_DIRECTIONS.sent,
+          method,
+          path: pathOf(href),
+          status: reply?.status ?? null,
+          resource: name,
+          body,
+          siteId,
+        });
       }
-      if (reply.status < 200 || reply.status >= 300) throw new GridHttpError(`${method} ${pathOf(href)} answered ${reply.status}`, reply.status);
+      if (reply.status < 200 || reply.status >= 300)
+        throw new GridHttpError(`${method} ${pathOf(href)} answered ${reply.status}`, reply.status);
       return { status: reply.status, location: reply.location };
     },
     close: () => agent.destroy(),

@@ -1,7 +1,7 @@
 import { commandMode, GRID_COMMAND_KINDS } from "@ess/domain";
 import { type DERControl, type DERProgram, EVENT_STATUS, RESPONSE_STATUS } from "@ess/sep2";
-import { type GridContext, type Site, seconds } from "./grid-context.ts";
 import type { CommandRow } from "./grid.repository.ts";
+import { type GridContext, type Site, seconds } from "./grid-context.ts";
 import { readList } from "./list-reader.ts";
 
 /**
@@ -15,7 +15,13 @@ import { readList } from "./list-reader.ts";
 export async function pollAssignments(ctx: GridContext, site: Site): Promise<number | undefined> {
   const href = site.endDevice?.FunctionSetAssignmentsListLink?.href;
   if (!href) return undefined;
-  const { items, pollRate } = await readList(ctx.http, href, "FunctionSetAssignmentsList", (l) => l.FunctionSetAssignments, site.row.id);
+  const { items, pollRate } = await readList(
+    ctx.http,
+    href,
+    "FunctionSetAssignmentsList",
+    (l) => l.FunctionSetAssignments,
+    site.row.id,
+  );
   site.programLists = items.flatMap((fsa) => (fsa.DERProgramListLink ? [fsa.DERProgramListLink.href] : []));
   return pollRate;
 }
@@ -108,7 +114,12 @@ export function dueResponse(row: CommandRow, nowMs: number): number | null {
   if (row.eventStatus === EVENT_STATUS.superseded) return RESPONSE_STATUS.superseded;
   const start = row.startAt?.getTime() ?? Number.POSITIVE_INFINITY;
   const end = start + (row.durationS ?? 0) * 1000;
-  if (nowMs >= end) return last === RESPONSE_STATUS.started ? RESPONSE_STATUS.completed : last === RESPONSE_STATUS.received ? RESPONSE_STATUS.started : null;
+  if (nowMs >= end)
+    return last === RESPONSE_STATUS.started
+      ? RESPONSE_STATUS.completed
+      : last === RESPONSE_STATUS.received
+        ? RESPONSE_STATUS.started
+        : null;
   if (nowMs >= start && last === RESPONSE_STATUS.received) return RESPONSE_STATUS.started;
   return null;
 }

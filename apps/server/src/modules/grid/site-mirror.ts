@@ -58,7 +58,13 @@ export async function createMirrors(ctx: GridContext, site: Site, defaultPostRat
   const locations: Partial<Record<Role, string>> = {};
   let postRate = site.endDevice?.postRate ?? defaultPostRate;
   for (const role of ["site", "der"] as const) {
-    const reply = await ctx.http.send("POST", listHref, "MirrorUsagePoint", mirrorUsagePoint(ctx, site, role, postRate), site.row.id);
+    const reply = await ctx.http.send(
+      "POST",
+      listHref,
+      "MirrorUsagePoint",
+      mirrorUsagePoint(ctx, site, role, postRate),
+      site.row.id,
+    );
     if (!reply.location) throw new Error("The utility created a MirrorUsagePoint without a Location");
     locations[role] = reply.location;
     const created = await ctx.http.get(reply.location, ["MirrorUsagePoint"], site.row.id);
@@ -88,7 +94,13 @@ export async function postReadings(ctx: GridContext, site: Site, endMs: number, 
       return value === null ? [] : [{ mRID: mrid(ctx, site, "mmr", role, q), Reading: { timePeriod, value: Math.round(value) } }];
     });
     if (streams.length === 0) continue;
-    await ctx.http.send("POST", site.mups[role], "MirrorMeterReadingList", { all: streams.length, results: streams.length, MirrorMeterReading: streams }, site.row.id);
+    await ctx.http.send(
+      "POST",
+      site.mups[role],
+      "MirrorMeterReadingList",
+      { all: streams.length, results: streams.length, MirrorMeterReading: streams },
+      site.row.id,
+    );
   }
   return true;
 }

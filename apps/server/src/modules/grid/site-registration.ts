@@ -51,7 +51,13 @@ export async function registerSite(
     if (found !== pin) return { kind: "pinMismatch", expected: pin, found };
   }
   if (endDevice.ConnectionPointLink && checkNmi(site.device.nmi).ok) {
-    await ctx.http.send("PUT", endDevice.ConnectionPointLink.href, "ConnectionPoint", { connectionPointId: site.device.nmi }, site.row.id);
+    await ctx.http.send(
+      "PUT",
+      endDevice.ConnectionPointLink.href,
+      "ConnectionPoint",
+      { connectionPointId: site.device.nmi },
+      site.row.id,
+    );
   }
   await describeDer(ctx, site);
   return { kind: "registered" };
@@ -71,6 +77,7 @@ export async function describeDer(ctx: GridContext, site: Site): Promise<number 
   if (der.DERCapabilityLink) await ctx.http.send("PUT", der.DERCapabilityLink.href, "DERCapability", derCapability(facts), id);
   if (der.DERSettingsLink) await ctx.http.send("PUT", der.DERSettingsLink.href, "DERSettings", derSettings(facts, now), id);
   if (der.DERStatusLink) await ctx.http.send("PUT", der.DERStatusLink.href, "DERStatus", derStatus(facts, now), id);
-  if (der.DERAvailabilityLink) await ctx.http.send("PUT", der.DERAvailabilityLink.href, "DERAvailability", derAvailability(facts, now), id);
+  if (der.DERAvailabilityLink)
+    await ctx.http.send("PUT", der.DERAvailabilityLink.href, "DERAvailability", derAvailability(facts, now), id);
   return pollRate;
 }
