@@ -45,6 +45,17 @@ describe("grid client: controls and responses", () => {
       10_000,
       "the cancellation",
     );
+    // The console stores a response once the utility has taken it.
+    await waitUntil(
+      async () =>
+        (
+          await world.db.query(
+            "SELECT 1 FROM grid_exchange WHERE resource = 'DERControlResponse' UNION ALL SELECT 1 FROM grid_command WHERE response_status IN (3, 6)",
+          )
+        ).rows.length === 7,
+      5_000,
+      "responses stored",
+    );
   });
   afterAll(() => world?.close());
 

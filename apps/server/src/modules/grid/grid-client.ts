@@ -1,4 +1,4 @@
-import { GRID_REGISTRATION_STATES, PRODUCT } from "@ess/domain";
+import { GRID_EXCHANGE_RETENTION_DAYS, GRID_REGISTRATION_STATES, PRODUCT } from "@ess/domain";
 import { siteIdentity } from "@ess/domain/grid/hashed-identity.ts";
 import type { DeviceCapability, EndDevice } from "@ess/sep2";
 import type { Db } from "../../db/db.ts";
@@ -115,8 +115,8 @@ export function startGridClient(options: GridClientOptions): GridClient {
   };
   const rateMs = (rate: number | undefined, fallback: number) => (rate ?? fallback) * 1000;
 
-  function loop(task: string, signal: AbortSignal, run: () => Promise<number>, siteId?: number) {
-    running.push(runLoop({ clock, signal, run, onFailure: failed(task, siteId), retryMs: options.retryMs }));
+  function loop(task: string, signal: AbortSignal, run: () => Promise<number>, siteId?: number, firstWaitMs?: number) {
+    running.push(runLoop({ clock, signal, run, onFailure: failed(task, siteId), retryMs: options.retryMs, firstWaitMs }));
   }
 
   async function discover(): Promise<number> {
@@ -127,6 +127,8 @@ export function startGridClient(options: GridClientOptions): GridClient {
       offsetMs = time.currentTime * 1000 - clock.now();
     }
     ready?.();
+    // Exchanged documents are kept for review for a while, then dropped (checked at discovery's pace).
+    await repo.pruneExchanges(new Date(clock.now() - GRID_EXCHANGE_RETENTION_DAYS * 86_400_000));
     return rateMs(dcap.pollRate, DEFAULT_RATES.dcap);
   }
 
@@ -202,7 +204,14 @@ export function startGridClient(options: GridClientOptions): GridClient {
       },
       id,
     );
-    loop("der", signal, async () => rateMs(await describeDer(ctx, site), DEFAULT_RATES.derList), id);
+    // Registration has just described the DER; the next description is due a DER list period later.
+    loop(
+      "der",
+      signal,
+      async () => rateMs(await describeDer(ctx, site), DEFAULT_RATES.derList),
+      id,
+      DEFAULT_RATES.derList * 1000,
+    );
     loop(
       "mirror",
       signal,

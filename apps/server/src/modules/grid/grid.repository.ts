@@ -114,6 +114,11 @@ export function createGridRepository(db: Db) {
       );
     },
 
+    /** Drops exchanged documents older than the retention. */
+    async pruneExchanges(before: Date): Promise<void> {
+      await db.query("DELETE FROM grid_exchange WHERE at < $1", [before]);
+    },
+
     /** Stores a received control; returns its row (with the last response posted, if any). */
     async upsertCommand(input: CommandInput, at: Date): Promise<CommandRow> {
       const { rows } = await db.query<CommandRow>(

@@ -14,12 +14,21 @@ export interface LoopOptions {
   onFailure: (error: unknown) => void;
   retryMs?: number;
   maxRetryMs?: number;
+  /** Wait before the first round (default none). */
+  firstWaitMs?: number;
 }
 
 export async function runLoop(options: LoopOptions): Promise<void> {
   const retryMs = options.retryMs ?? 5_000;
   const maxRetryMs = options.maxRetryMs ?? 300_000;
   let failures = 0;
+  if (options.firstWaitMs) {
+    try {
+      await options.clock.sleep(options.firstWaitMs, options.signal);
+    } catch {
+      return;
+    }
+  }
   while (!options.signal.aborted) {
     let wait: number;
     try {
