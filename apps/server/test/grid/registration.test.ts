@@ -15,6 +15,7 @@ describe("grid client: discovery and registration", () => {
         { sn: "AUSITE003", nmi: NMIS[2], outOfBand: { pin: 111115 } },
       ],
       defaultPin: "111115",
+      rates: { edevListPoll: 30 },
     });
     await waitUntil(
       async () => {
@@ -101,5 +102,16 @@ describe("grid client: discovery and registration", () => {
     expect(posted?.body).toMatch(/<lFDI>[0-9A-F]{40}<\/lFDI>/);
     const cp = rows.find((r) => r.resource === "ConnectionPoint");
     expect(cp?.body).toContain("connectionPointId");
+  });
+
+  it("writes an NMI staff change after registration to the ConnectionPoint", async () => {
+    await world.db.query("UPDATE device SET nmi = '41030000018' WHERE sn = 'AUSITE002'");
+    const lfdi = world.siteLfdi("AUSITE002");
+    // An EndDevice list period (30 s) and a DER list period (60 s) of server time at most.
+    await waitUntil(
+      () => world.sim.control.endDevices().find((d) => d.lfdi === lfdi)?.connectionPointId === "41030000018",
+      5_000,
+      "the new NMI at the utility",
+    );
   });
 });

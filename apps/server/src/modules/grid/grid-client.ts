@@ -12,7 +12,7 @@ import { runLoop } from "./poll-loop.ts";
 import { createSepClient } from "./sep-client.ts";
 import { nextEventBoundary, pollAssignments, pollPrograms, settleEvents } from "./site-controls.ts";
 import { createMirrors, postReadings } from "./site-mirror.ts";
-import { describeDer, registerSite } from "./site-registration.ts";
+import { describeDer, registerSite, writeConnectionPoint } from "./site-registration.ts";
 
 /**
  * The aggregator client (IEEE 2030.5 / CSIP-AUS): the console speaking to the utility for every
@@ -147,7 +147,12 @@ export function startGridClient(options: GridClientOptions): GridClient {
         sites.delete(deviceId);
       }
     }
-    for (const device of wanted) if (!sites.has(device.deviceId)) await startSite(device, listed);
+    for (const device of wanted) {
+      const running = sites.get(device.deviceId);
+      // A running site follows staff's edits (the NMI); a new one is registered.
+      if (running) running.device = device;
+      else await startSite(device, listed);
+    }
     return rateMs(pollRate, DEFAULT_RATES.edevList);
   }
 
@@ -208,7 +213,10 @@ export function startGridClient(options: GridClientOptions): GridClient {
     loop(
       "der",
       signal,
-      async () => rateMs(await describeDer(ctx, site), DEFAULT_RATES.derList),
+      async () => {
+        await writeConnectionPoint(ctx, site);
+        return rateMs(await describeDer(ctx, site), DEFAULT_RATES.derList);
+      },
       id,
       DEFAULT_RATES.derList * 1000,
     );

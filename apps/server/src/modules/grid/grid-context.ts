@@ -45,6 +45,8 @@ export interface Site {
   derHref?: string;
   /** DERProgramList hrefs from the site's function set assignments. */
   programLists: string[];
+  /** The NMI last written to the ConnectionPoint. */
+  nmiWritten?: string;
   /** Location of the site and DER MirrorUsagePoints once created. */
   mups?: { site: string; der: string; postRate: number };
 }

@@ -50,17 +50,18 @@ export async function registerSite(
     const found = String(registration.pIN).padStart(6, "0");
     if (found !== pin) return { kind: "pinMismatch", expected: pin, found };
   }
-  if (endDevice.ConnectionPointLink && checkNmi(site.device.nmi).ok) {
-    await ctx.http.send(
-      "PUT",
-      endDevice.ConnectionPointLink.href,
-      "ConnectionPoint",
-      { connectionPointId: site.device.nmi },
-      site.row.id,
-    );
-  }
+  await writeConnectionPoint(ctx, site);
   await describeDer(ctx, site);
   return { kind: "registered" };
+}
+
+/** Writes the site's NMI to its ConnectionPoint when it is valid and not written yet (staff may change it later). */
+export async function writeConnectionPoint(ctx: GridContext, site: Site): Promise<void> {
+  const link = site.endDevice?.ConnectionPointLink;
+  const nmi = site.device.nmi;
+  if (!link || nmi === site.nmiWritten || !checkNmi(nmi).ok) return;
+  await ctx.http.send("PUT", link.href, "ConnectionPoint", { connectionPointId: nmi }, site.row.id);
+  site.nmiWritten = nmi;
 }
 
 /** Finds the site's DER and writes its capability, settings, status and availability. */
