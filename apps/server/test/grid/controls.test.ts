@@ -3,11 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitUntil } from "../helpers/reminders.ts";
 import { type GridWorld, NMIS, startGridWorld } from "./grid-world.ts";
 
-// Procedure ALL-18 (responses 1 → 2 → 3 for a control that runs, 1 → 6 for one cancelled before it starts).
+// Procedures ALL-18 (responses 1 → 2 → 3 for a control that runs, 1 → 6 for one cancelled before it
+// starts) and GEN-10 (primacy: the lower-priority program's event gets 7 when overtaken).
 describe("grid client: controls and responses", () => {
   let world: GridWorld;
   let runMrid: string;
   let cancelMrid: string;
+  let lowMrid: string;
   beforeAll(async () => {
     world = await startGridWorld({ factor: 60, sites: [{ sn: "CTRLSITE1", nmi: NMIS[0] }] });
     const program = world.sim.control.createProgram({ primacy: 0 });
@@ -29,6 +31,14 @@ describe("grid client: controls and responses", () => {
       base: { opModEnergize: false },
     });
     cancelMrid = later.mRID;
+    // A program of lower priority whose event starts first and is overtaken by the primacy-0 one.
+    const lowProgram = world.sim.control.createProgram({ primacy: 5 });
+    lowMrid = world.sim.control.createControl({
+      programId: lowProgram.id,
+      start: now + 30,
+      duration: 600,
+      base: { opModExpLimW: { value: 3, multiplier: 3 } },
+    }).mRID;
     await waitUntil(
       () => world.sim.control.responses().some((r) => r.response.subject === cancelMrid),
       15_000,
@@ -52,7 +62,7 @@ describe("grid client: controls and responses", () => {
           await world.db.query(
             "SELECT 1 FROM grid_exchange WHERE resource = 'DERControlResponse' UNION ALL SELECT 1 FROM grid_command WHERE response_status IN (3, 6)",
           )
-        ).rows.length === 7,
+        ).rows.length === 10,
       5_000,
       "responses stored",
     );
@@ -74,6 +84,13 @@ describe("grid client: controls and responses", () => {
     const control = world.sim.control.controls().find((c) => c.mRID === runMrid);
     expect(started?.receivedAt).toBeGreaterThanOrEqual((control?.start ?? 0) * 1000);
     expect(completed?.receivedAt).toBeGreaterThanOrEqual(((control?.start ?? 0) + (control?.duration ?? 0)) * 1000);
+  });
+
+  it("supersedes a lower-priority program's event once a higher-priority one is in force", () => {
+    expect(statuses(lowMrid)).toEqual([1, 2, 7]);
+    const superseded = world.sim.control.responses().find((r) => r.response.subject === lowMrid && r.response.status === 7);
+    const winner = world.sim.control.controls().find((c) => c.mRID === runMrid);
+    expect(superseded?.receivedAt).toBeGreaterThanOrEqual((winner?.start ?? 0) * 1000);
   });
 
   it("answers received then cancelled for a control cancelled before its start", () => {
@@ -103,7 +120,7 @@ describe("grid client: controls and responses", () => {
     const { rows } = await world.db.query<{ body: string }>(
       "SELECT body FROM grid_exchange WHERE direction = 2 AND resource = 'DERControlResponse' ORDER BY id",
     );
-    expect(rows.length).toBe(5);
+    expect(rows.length).toBe(8);
     expect(rows[0]?.body).toMatch(/<status>1<\/status>/);
   });
 });

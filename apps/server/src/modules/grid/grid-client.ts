@@ -185,13 +185,20 @@ export function startGridClient(options: GridClientOptions): GridClient {
     const signal = AbortSignal.any([stop.signal, site.stop.signal]);
     const id = site.row.id;
     let programsRate = DEFAULT_RATES.derpList;
+    // The program poll and the event timer both answer events: one at a time, or a response goes twice.
+    let turn: Promise<unknown> = Promise.resolve();
+    const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
+      const result = turn.then(work, work);
+      turn = result.catch(() => undefined);
+      return result;
+    };
     loop("assignments", signal, async () => rateMs(await pollAssignments(ctx, site), DEFAULT_RATES.fsaList), id);
     loop(
       "programs",
       signal,
       async () => {
         if (site.programLists.length === 0) await pollAssignments(ctx, site);
-        const rate = await pollPrograms(ctx, site);
+        const rate = await exclusive(() => pollPrograms(ctx, site));
         programsRate = rate ?? programsRate;
         options.metrics.gridLastSuccess.set({ site: String(id) }, seconds(clock.now()));
         return programsRate * 1000;
@@ -202,7 +209,7 @@ export function startGridClient(options: GridClientOptions): GridClient {
       "events",
       signal,
       async () => {
-        await settleEvents(ctx, site);
+        await exclusive(() => settleEvents(ctx, site));
         // Wake at the next start or end, at the latest after a program poll period.
         const next = await nextEventBoundary(ctx, site);
         return Math.min(next ?? Number.POSITIVE_INFINITY, programsRate * 1000) + 50;

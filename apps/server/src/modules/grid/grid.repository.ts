@@ -29,6 +29,8 @@ export interface CommandRow {
   id: number;
   siteId: number;
   mrid: string;
+  /** The program's primacy: lower wins. */
+  primacy: number | null;
   kind: number;
   startAt: Date | null;
   durationS: number | null;
@@ -153,11 +155,11 @@ export function createGridRepository(db: Db) {
       return rows[0] as CommandRow;
     },
 
-    /** Event controls of a site whose last response is not final (completed, cancelled, superseded…). */
+    /** Event controls of a site acknowledged (received) whose last response is not final (completed, cancelled, superseded…). */
     async openEvents(siteId: number): Promise<CommandRow[]> {
       const { rows } = await db.query<CommandRow>(
         `SELECT ${COMMAND_COLUMNS} FROM grid_command
-          WHERE site_id = $1 AND kind = 1 AND (response_status IS NULL OR response_status IN (1, 2)) ORDER BY start_at, id`,
+          WHERE site_id = $1 AND kind = 1 AND response_status IN (1, 2) ORDER BY start_at, id`,
         [siteId],
       );
       return rows;
@@ -170,7 +172,7 @@ export function createGridRepository(db: Db) {
   };
 }
 
-const COMMAND_COLUMNS = `id::int, site_id::int AS "siteId", mrid, kind, start_at AS "startAt", duration_s AS "durationS",
+const COMMAND_COLUMNS = `id::int, site_id::int AS "siteId", mrid, primacy, kind, start_at AS "startAt", duration_s AS "durationS",
   event_status AS "eventStatus", response_status AS "responseStatus", reply_to AS "replyTo", response_required AS "responseRequired"`;
 
 export type GridRepository = ReturnType<typeof createGridRepository>;

@@ -1,5 +1,6 @@
 import { commandMode, GRID_COMMAND_KINDS } from "@ess/domain";
-import { type DERControl, type DERProgram, EVENT_STATUS, RESPONSE_STATUS } from "@ess/sep2";
+import { type DERControl, type DERProgram, RESPONSE_STATUS } from "@ess/sep2";
+import { dueResponse } from "./event-responses.ts";
 import type { CommandRow } from "./grid.repository.ts";
 import { type GridContext, type Site, seconds } from "./grid-context.ts";
 import { readList } from "./list-reader.ts";
@@ -106,28 +107,15 @@ async function respond(ctx: GridContext, site: Site, row: CommandRow, status: nu
   row.responseStatus = status;
 }
 
-/** The next response an open event is due, at the utility's time `nowMs`; null when none yet. */
-export function dueResponse(row: CommandRow, nowMs: number): number | null {
-  const last = row.responseStatus;
-  if (row.eventStatus === EVENT_STATUS.cancelled || row.eventStatus === EVENT_STATUS.cancelledWithRandomization)
-    return RESPONSE_STATUS.cancelled;
-  if (row.eventStatus === EVENT_STATUS.superseded) return RESPONSE_STATUS.superseded;
-  const start = row.startAt?.getTime() ?? Number.POSITIVE_INFINITY;
-  const end = start + (row.durationS ?? 0) * 1000;
-  if (nowMs >= end)
-    return last === RESPONSE_STATUS.started
-      ? RESPONSE_STATUS.completed
-      : last === RESPONSE_STATUS.received
-        ? RESPONSE_STATUS.started
-        : null;
-  if (nowMs >= start && last === RESPONSE_STATUS.received) return RESPONSE_STATUS.started;
-  return null;
-}
-
 /** Posts every response now due (an event that ended unseen gets started, then completed). */
 export async function settleEvents(ctx: GridContext, site: Site): Promise<void> {
-  for (const row of await ctx.repo.openEvents(site.row.id)) {
-    for (let status = dueResponse(row, ctx.serverNow()); status !== null; status = dueResponse(row, ctx.serverNow())) {
+  const open = await ctx.repo.openEvents(site.row.id);
+  for (const row of open) {
+    for (
+      let status = dueResponse(row, ctx.serverNow(), open);
+      status !== null;
+      status = dueResponse(row, ctx.serverNow(), open)
+    ) {
       await respond(ctx, site, row, status);
       if (status !== RESPONSE_STATUS.started && status !== RESPONSE_STATUS.received) break;
     }
