@@ -18,6 +18,7 @@ import {
   demoSettings,
   setAsideRefusedPassword,
 } from "./demo-fleet.ts";
+import { type DemoUtility, prepareDemoSites, startDemoUtility } from "./demo-utility.ts";
 import { nodeProblem, readManifest } from "./pinned-node.ts";
 
 const wrongNode = nodeProblem(process.version, readManifest());
@@ -68,6 +69,18 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 const dataDir = resolve(root, process.env.DATA_DIR ?? "./data");
 const admin = demo.count > 0 ? adminPassword(process.env, dataDir) : null;
 
+// ESS_DEMO_UTILITY=1: a utility test server the console connects to as the fleet's aggregator.
+let utility: DemoUtility | null = null;
+if (process.env.ESS_DEMO_UTILITY === "1") {
+  const port = Number(process.env.ESS_DEMO_UTILITY_PORT || "8443");
+  try {
+    utility = await startDemoUtility(root, dataDir, port, demo.count);
+    say(`  Demo utility (IEEE 2030.5): ${utility.consoleEnv.ESS_GRID_DCAP_URL}, control ${utility.controlUrl}`);
+  } catch (error) {
+    say(`  Demo utility: not started: ${(error as Error).message}`);
+  }
+}
+
 const server = spawn(process.execPath, [join(root, "apps/server/src/main.ts")], {
   cwd: root,
   stdio: "inherit",
@@ -77,6 +90,7 @@ const server = spawn(process.execPath, [join(root, "apps/server/src/main.ts")], 
     NODE_ENV: "development",
     ...process.env,
     ...(admin && "password" in admin ? { ESS_ADMIN_PASSWORD: admin.password } : {}),
+    ...utility?.consoleEnv,
   },
   // A group of its own: Ctrl-C and a supervisor's `kill` both reach the server exactly once,
   // through this process (a second signal would make the server skip its orderly stop).
@@ -92,6 +106,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 server.on("exit", async (code, signal) => {
   serverExited = true;
+  utility?.process.kill("SIGTERM");
   await simulator?.stop();
   process.exit(code ?? (signal ? 1 : 0));
 });
@@ -128,6 +143,11 @@ async function runDemoFleet(count: number, intervalMs: number) {
   }
   if (serverExited) await simulator.stop();
   say(`  Demo fleet: ${count} simulated devices registered through the API, reporting over MQTT every ${intervalMs / 1000} s`);
+  if (utility) {
+    await prepareDemoSites(utility, { consoleUrl, username: "admin", password: admin.password, count })
+      .then(() => say("  Demo utility: the fleet has Australian NMIs; every other site was registered there out of band"))
+      .catch((error: unknown) => say(`  Demo utility: sites not prepared: ${(error as Error).message}`));
+  }
   if (admin.generated) say(`  The administrator's password, made by npm start and kept in ${admin.file}: ${admin.password}`);
   else if (admin.file) say(`  The administrator's password made by npm start is kept in ${admin.file}`);
 }

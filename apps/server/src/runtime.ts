@@ -14,6 +14,9 @@ import { createFileStore } from "./files/file-store.ts";
 import { createTranslator } from "./i18n/translator.ts";
 import { configurePasswordHashing } from "./modules/auth/password.ts";
 import { type FaultServices, startFaults } from "./modules/faults/faults.runtime.ts";
+import { type GridClient, startGridClient } from "./modules/grid/grid-client.ts";
+import { loadGridCredentials } from "./modules/grid/grid-credentials.ts";
+import { createGridReminders } from "./modules/grid/grid-reminders.ts";
 import { createMessagePublisher } from "./modules/messages/message-publisher.ts";
 import { createOtaEngine, type OtaEngine } from "./modules/ota/ota.engine.ts";
 import { createRealtimeHub, type RealtimeHub } from "./modules/realtime/realtime-hub.ts";
@@ -44,6 +47,8 @@ export interface Runtime {
   /** Live pushes to the consoles; the same hub the gateway at /act/ws serves (ingest publishes here). */
   realtime: RealtimeHub;
   ota: OtaEngine;
+  /** The utility (IEEE 2030.5) client; null unless ESS_GRID_DCAP_URL is set. */
+  grid: GridClient | null;
   close(): Promise<void>;
 }
 
@@ -65,6 +70,8 @@ export async function startRuntime(
   };
   // Refused before anything opens: a production start without its field key says so in one line.
   const fieldCipher = fieldCipherFrom(config);
+  // The same for the grid connection's certificate: unreadable, or not matching its key.
+  const gridCredentials = config.ESS_GRID_DCAP_URL ? loadGridCredentials(config) : null;
   try {
     const opened = await openDatabase(config);
     closers.push(() => opened.close());
@@ -277,6 +284,22 @@ export async function startRuntime(
     void messages.tick();
     messages.start();
     closers.push(() => messages.stop());
+    let grid: GridClient | null = null;
+    if (gridCredentials && config.ESS_GRID_DCAP_URL) {
+      const started = startGridClient({
+        db,
+        credentials: gridCredentials,
+        dcapUrl: config.ESS_GRID_DCAP_URL,
+        pen: config.ESS_GRID_PEN,
+        scope: config.ESS_GRID_SITES,
+        defaultPin: config.ESS_GRID_PIN,
+        log: log.child({ module: "grid" }),
+        metrics,
+        onPinMismatch: createGridReminders({ hub: realtime, t: translator("en-US") }),
+      });
+      grid = started;
+      closers.push(() => started.stop());
+    }
     return {
       app,
       db,
@@ -287,6 +310,7 @@ export async function startRuntime(
       faults: faults.services,
       realtime,
       ota,
+      grid,
       close: closeAll,
     };
   } catch (error) {

@@ -1,5 +1,12 @@
 import { availableParallelism } from "node:os";
-import { isAcceptablePassword, isPhoneCountry, type PhoneCountry } from "@ess/domain";
+import {
+  GRID_IDENTITY_DEFAULTS,
+  isAcceptablePassword,
+  isPen,
+  isPhoneCountry,
+  isRegistrationPin,
+  type PhoneCountry,
+} from "@ess/domain";
 import { z } from "zod";
 import { parseFieldKey } from "../crypto/field-cipher.ts";
 
@@ -231,6 +238,31 @@ export const configSchema = z.object({
     .min(1, "a whole number of seconds from 1 to 65535")
     .max(65_535, "a whole number of seconds from 1 to 65535")
     .default(600),
+  /**
+   * The utility's IEEE 2030.5 DeviceCapability URL (CSIP-AUS). Set: the console registers its
+   * participating devices with the utility as their aggregator. Unset: no grid connection.
+   */
+  ESS_GRID_DCAP_URL: z
+    .string()
+    .regex(/^https:\/\/\S+$/, "an https:// URL")
+    .optional(),
+  /** PEM file paths: the aggregator's client certificate, its private key, the utility's CA (SERCA). */
+  ESS_GRID_CERT: z.string().min(1, "a file path").optional(),
+  ESS_GRID_KEY: z.string().min(1, "a file path").optional(),
+  ESS_GRID_CA: z.string().min(1, "a file path").optional(),
+  /** IANA Private Enterprise Number ending every LFDI and mRID the console makes (default: RFC 5612's). */
+  ESS_GRID_PEN: z.coerce
+    .number({ message: "a whole number from 1 to 99999999" })
+    .int("a whole number from 1 to 99999999")
+    .refine(isPen, "a whole number from 1 to 99999999")
+    .default(GRID_IDENTITY_DEFAULTS.pen),
+  /** Which devices take part: `au` those with country code Australia and an NMI, `all` every device. */
+  ESS_GRID_SITES: z.enum(["au", "all"], { message: "au or all" }).default("au"),
+  /** Installer PIN (six digits with check digit) for sites whose own PIN column is empty; unset: not checked. */
+  ESS_GRID_PIN: z
+    .string()
+    .refine(isRegistrationPin, "six digits, the last the check digit of the first five (e.g. 111115)")
+    .optional(),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
       message: "one of fatal, error, warn, info, debug, trace, silent",

@@ -89,6 +89,24 @@ export function createMetrics() {
       help: "Alarm detection steps the database refused (retried; left to the recovery pass after repeated failures)",
       registers: [registry],
     }),
+    gridRequests: new Counter({
+      name: "ess_grid_requests_total",
+      help: "Requests to the utility's IEEE 2030.5 server by method and HTTP status (0: no answer)",
+      labelNames: ["method", "status"] as const,
+      registers: [registry],
+    }),
+    gridFailures: new Counter({
+      name: "ess_grid_failures_total",
+      help: "Utility exchanges that failed (unreachable, timed out, refused, unreadable), by what was being done",
+      labelNames: ["task"] as const,
+      registers: [registry],
+    }),
+    gridLastSuccess: new Gauge({
+      name: "ess_grid_last_success_seconds",
+      help: "Unix time of each grid site's last successful poll of the utility",
+      labelNames: ["site"] as const,
+      registers: [registry],
+    }),
   };
 }
 

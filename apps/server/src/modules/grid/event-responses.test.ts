@@ -1,0 +1,45 @@
+import { EVENT_STATUS, RESPONSE_STATUS } from "@ess/sep2";
+import { describe, expect, it } from "vitest";
+import { dueResponse } from "./event-responses.ts";
+
+const T0 = Date.UTC(2026, 0, 1);
+const event = (over: Partial<Parameters<typeof dueResponse>[0]> = {}) => ({
+  mrid: "A",
+  primacy: 1,
+  eventStatus: EVENT_STATUS.scheduled,
+  responseStatus: RESPONSE_STATUS.received as number | null,
+  startAt: new Date(T0),
+  durationS: 600,
+  ...over,
+});
+
+describe("dueResponse", () => {
+  it("starts at the start and completes at the end, not before", () => {
+    expect(dueResponse(event(), T0 - 1)).toBeNull();
+    expect(dueResponse(event(), T0)).toBe(RESPONSE_STATUS.started);
+    expect(dueResponse(event({ responseStatus: RESPONSE_STATUS.started }), T0 + 599_999)).toBeNull();
+    expect(dueResponse(event({ responseStatus: RESPONSE_STATUS.started }), T0 + 600_000)).toBe(RESPONSE_STATUS.completed);
+  });
+
+  it("starts an event seen only after its end before completing it", () => {
+    expect(dueResponse(event(), T0 + 700_000)).toBe(RESPONSE_STATUS.started);
+  });
+
+  it("answers the utility's cancellation and supersession", () => {
+    expect(dueResponse(event({ eventStatus: EVENT_STATUS.cancelled }), T0 - 5)).toBe(RESPONSE_STATUS.cancelled);
+    expect(dueResponse(event({ eventStatus: EVENT_STATUS.superseded }), T0)).toBe(RESPONSE_STATUS.superseded);
+  });
+
+  it("supersedes an event while one of a higher-priority program is in force, and only then", () => {
+    const low = event({ mrid: "LOW", primacy: 2 });
+    const high = event({ mrid: "HIGH", primacy: 1, startAt: new Date(T0 + 300_000) });
+    expect(dueResponse(low, T0, [low, high])).toBe(RESPONSE_STATUS.started);
+    expect(dueResponse({ ...low, responseStatus: RESPONSE_STATUS.started }, T0 + 300_000, [low, high])).toBe(
+      RESPONSE_STATUS.superseded,
+    );
+    expect(dueResponse(high, T0 + 300_000, [low, high])).toBe(RESPONSE_STATUS.started);
+    // A cancelled higher-priority event outranks nobody; equal primacy neither.
+    expect(dueResponse(low, T0 + 300_000, [low, { ...high, eventStatus: EVENT_STATUS.cancelled }])).toBe(RESPONSE_STATUS.started);
+    expect(dueResponse(low, T0 + 300_000, [low, { ...high, primacy: 2 }])).toBe(RESPONSE_STATUS.started);
+  });
+});

@@ -1,0 +1,264 @@
+import { GRID_EXCHANGE_RETENTION_DAYS, GRID_REGISTRATION_STATES, PRODUCT } from "@ess/domain";
+import { siteIdentity } from "@ess/domain/grid/hashed-identity.ts";
+import type { DeviceCapability, EndDevice } from "@ess/sep2";
+import type { Db } from "../../db/db.ts";
+import type { Metrics } from "../../observability/metrics.ts";
+import { createDeviceFacts } from "./device-facts.ts";
+import { createGridRepository, type GridSitesScope, type ParticipantDevice } from "./grid.repository.ts";
+import { type GridClock, type GridContext, type GridLog, type Site, seconds } from "./grid-context.ts";
+import type { GridCredentials } from "./grid-credentials.ts";
+import { readList } from "./list-reader.ts";
+import { runLoop } from "./poll-loop.ts";
+import { createSepClient } from "./sep-client.ts";
+import { nextEventBoundary, pollAssignments, pollPrograms, settleEvents } from "./site-controls.ts";
+import { createMirrors, postReadings } from "./site-mirror.ts";
+import { describeDer, registerSite, writeConnectionPoint } from "./site-registration.ts";
+
+/**
+ * The aggregator client (IEEE 2030.5 / CSIP-AUS): the console speaking to the utility for every
+ * participating device. Discovery (dcap, time, EndDevices) runs at the server's rates; each site
+ * then has its own loops — function set assignments, programs and controls, event timing, DER
+ * status, metering mirror — each at the rate the server last gave for it.
+ */
+
+export interface PinMismatchEvent {
+  tenantId: number;
+  siteId: number;
+  deviceId: number;
+  sn: string;
+}
+
+export interface GridClientOptions {
+  db: Db;
+  credentials: GridCredentials;
+  dcapUrl: string;
+  pen: number;
+  scope: GridSitesScope;
+  defaultPin?: string;
+  clock?: GridClock;
+  log: GridLog;
+  metrics: Metrics;
+  onPinMismatch?: (event: PinMismatchEvent) => void;
+  /** First wait after a failure, ms of the client's clock (doubles up to the list's own rate). */
+  retryMs?: number;
+}
+
+export interface GridClient {
+  /** Sites the client currently works for, by device id. */
+  sites(): ReadonlyMap<number, Site>;
+  stop(): Promise<void>;
+}
+
+/** Rates (s) until the server gives its own: the CSIP-AUS defaults. */
+const DEFAULT_RATES = { dcap: 300, edevList: 300, fsaList: 300, derpList: 60, derList: 60, post: 60 };
+
+export const realClock: GridClock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, ms);
+      signal?.addEventListener(
+        "abort",
+        () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+    }),
+};
+
+export function startGridClient(options: GridClientOptions): GridClient {
+  const clock = options.clock ?? realClock;
+  const repo = createGridRepository(options.db);
+  const stop = new AbortController();
+  const running: Promise<void>[] = [];
+  const sites = new Map<number, Site>();
+  const tenantOf = new Map<number, number>();
+  /** PIN that failed per site: retried only once staff change it. */
+  const refusedPin = new Map<number, string | null>();
+  let offsetMs = 0;
+  let dcap: DeviceCapability | undefined;
+  let ready: (() => void) | undefined;
+  const discovered = new Promise<void>((resolve) => {
+    ready = resolve;
+  });
+
+  const http = createSepClient({
+    dcapUrl: options.dcapUrl,
+    ...options.credentials,
+    onRequest: (method, status) => options.metrics.gridRequests.inc({ method, status: String(status) }),
+    onExchange: (exchange) => {
+      const tenantId = (exchange.siteId && tenantOf.get(exchange.siteId)) || PRODUCT.defaultTenantId;
+      repo
+        .recordExchange(tenantId, exchange, new Date(clock.now()))
+        .catch((error) => options.log.warn({ err: error }, "grid: exchange not stored"));
+    },
+  });
+
+  const ctx: GridContext = {
+    http,
+    repo,
+    facts: createDeviceFacts(options.db),
+    clock,
+    log: options.log,
+    aggregator: options.credentials.identity,
+    pen: options.pen,
+    serverNow: () => clock.now() + offsetMs,
+    dcap: () => dcap as DeviceCapability,
+  };
+
+  const failed = (task: string, siteId?: number) => (error: unknown) => {
+    options.metrics.gridFailures.inc({ task });
+    options.log.warn({ err: error, task, siteId }, "grid: utility exchange failed; tried again later");
+    if (siteId !== undefined) void repo.polled(siteId, new Date(clock.now()), task).catch(() => {});
+  };
+  const rateMs = (rate: number | undefined, fallback: number) => (rate ?? fallback) * 1000;
+
+  function loop(task: string, signal: AbortSignal, run: () => Promise<number>, siteId?: number, firstWaitMs?: number) {
+    running.push(runLoop({ clock, signal, run, onFailure: failed(task, siteId), retryMs: options.retryMs, firstWaitMs }));
+  }
+
+  async function discover(): Promise<number> {
+    dcap = await http.get(http.dcapPath, ["DeviceCapability"]);
+    if (dcap.TimeLink) {
+      const time = await http.get(dcap.TimeLink.href, ["Time"]);
+      // Events are timed on the utility's clock; the local clock is only corrected, never trusted alone.
+      offsetMs = time.currentTime * 1000 - clock.now();
+    }
+    ready?.();
+    // Exchanged documents are kept for review for a while, then dropped (checked at discovery's pace).
+    await repo.pruneExchanges(new Date(clock.now() - GRID_EXCHANGE_RETENTION_DAYS * 86_400_000));
+    return rateMs(dcap.pollRate, DEFAULT_RATES.dcap);
+  }
+
+  async function syncSites(): Promise<number> {
+    await discovered;
+    const listHref = dcap?.EndDeviceListLink?.href;
+    if (!listHref) throw new Error("DeviceCapability has no EndDeviceListLink");
+    const { items, pollRate } = await readList(http, listHref, "EndDeviceList", (l) => l.EndDevice);
+    // The aggregator's own EndDevice comes first; it is not a site.
+    const listed = items.filter((e) => e.lFDI?.toUpperCase() !== ctx.aggregator.lfdi);
+    const wanted = await repo.participants(options.scope);
+    const wantedIds = new Set(wanted.map((d) => d.deviceId));
+    for (const [deviceId, site] of sites) {
+      if (!wantedIds.has(deviceId)) {
+        site.stop.abort();
+        sites.delete(deviceId);
+      }
+    }
+    for (const device of wanted) {
+      const running = sites.get(device.deviceId);
+      // A running site follows staff's edits (the NMI); a new one is registered.
+      if (running) running.device = device;
+      else await startSite(device, listed);
+    }
+    return rateMs(pollRate, DEFAULT_RATES.edevList);
+  }
+
+  async function startSite(device: ParticipantDevice, listed: EndDevice[]): Promise<void> {
+    const identity = siteIdentity(ctx.aggregator.lfdi, device.sn, options.pen);
+    const row = await repo.ensureSite(device, identity.lfdi, identity.sfdi);
+    tenantOf.set(row.id, row.tenantId);
+    if (refusedPin.has(row.id) && refusedPin.get(row.id) === row.pin) return;
+    const site: Site = { row, device, stop: new AbortController(), programLists: [] };
+    const outcome = await registerSite(ctx, site, listed, options.defaultPin).catch((error) => {
+      failed("register", row.id)(error);
+      return null;
+    });
+    if (!outcome) return;
+    if (outcome.kind === "pinMismatch") {
+      // CSIP-AUS: a site whose PIN differs is not operated; nothing more is sent for it.
+      refusedPin.set(row.id, row.pin);
+      await repo.setRegistration(row.id, GRID_REGISTRATION_STATES.pinMismatch, site.endDeviceHref ?? null);
+      options.log.warn({ siteId: row.id, deviceId: device.deviceId }, "grid: registration PIN differs; site not operated");
+      options.onPinMismatch?.({ tenantId: row.tenantId, siteId: row.id, deviceId: device.deviceId, sn: device.sn });
+      return;
+    }
+    refusedPin.delete(row.id);
+    await repo.setRegistration(row.id, GRID_REGISTRATION_STATES.registered, site.endDeviceHref ?? null);
+    sites.set(device.deviceId, site);
+    startSiteLoops(site);
+  }
+
+  function startSiteLoops(site: Site) {
+    const signal = AbortSignal.any([stop.signal, site.stop.signal]);
+    const id = site.row.id;
+    let programsRate = DEFAULT_RATES.derpList;
+    // The program poll and the event timer both answer events: one at a time, or a response goes twice.
+    let turn: Promise<unknown> = Promise.resolve();
+    const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
+      const result = turn.then(work, work);
+      turn = result.catch(() => undefined);
+      return result;
+    };
+    loop("assignments", signal, async () => rateMs(await pollAssignments(ctx, site), DEFAULT_RATES.fsaList), id);
+    loop(
+      "programs",
+      signal,
+      async () => {
+        if (site.programLists.length === 0) await pollAssignments(ctx, site);
+        const rate = await exclusive(() => pollPrograms(ctx, site));
+        programsRate = rate ?? programsRate;
+        options.metrics.gridLastSuccess.set({ site: String(id) }, seconds(clock.now()));
+        return programsRate * 1000;
+      },
+      id,
+    );
+    loop(
+      "events",
+      signal,
+      async () => {
+        await exclusive(() => settleEvents(ctx, site));
+        // Wake at the next start or end, at the latest after a program poll period.
+        const next = await nextEventBoundary(ctx, site);
+        return Math.min(next ?? Number.POSITIVE_INFINITY, programsRate * 1000) + 50;
+      },
+      id,
+    );
+    // Registration has just described the DER; the next description is due a DER list period later.
+    loop(
+      "der",
+      signal,
+      async () => {
+        await writeConnectionPoint(ctx, site);
+        return rateMs(await describeDer(ctx, site), DEFAULT_RATES.derList);
+      },
+      id,
+      DEFAULT_RATES.derList * 1000,
+    );
+    loop(
+      "mirror",
+      signal,
+      async () => {
+        if (!site.mups) await createMirrors(ctx, site, DEFAULT_RATES.post);
+        else {
+          // The server may change postRate at any time; the mirror carries the current one.
+          const mirror = await http.get(site.mups.site, ["MirrorUsagePoint"], id);
+          if (mirror.postRate) site.mups.postRate = mirror.postRate;
+        }
+        const postMs = (site.mups?.postRate ?? DEFAULT_RATES.post) * 1000;
+        // Readings cover whole intervals ending on multiples of postRate (minute boundaries for 60 s).
+        const now = ctx.serverNow();
+        const end = Math.floor(now / postMs) * postMs;
+        await postReadings(ctx, site, end, postMs / 1000);
+        return end + postMs - now + 50;
+      },
+      id,
+    );
+  }
+
+  loop("discovery", stop.signal, discover);
+  loop("endDevices", stop.signal, syncSites);
+
+  return {
+    sites: () => sites,
+    async stop() {
+      stop.abort();
+      for (const site of sites.values()) site.stop.abort();
+      ready?.();
+      await Promise.allSettled(running);
+      http.close();
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import type { GridClock } from "./grid-context.ts";
+
+/**
+ * A task repeated at the interval it returns (the pollRate or postRate the server last gave), so a
+ * rate the server changes is followed from the next round. A failure is reported and the task tried
+ * again after a growing wait (doubling from `retryMs` up to `maxRetryMs`): an unreachable utility
+ * is never fatal and never hammered.
+ */
+export interface LoopOptions {
+  clock: GridClock;
+  signal: AbortSignal;
+  /** Runs one round; resolves to the wait before the next, ms. */
+  run: () => Promise<number>;
+  onFailure: (error: unknown) => void;
+  retryMs?: number;
+  maxRetryMs?: number;
+  /** Wait before the first round (default none). */
+  firstWaitMs?: number;
+}
+
+export async function runLoop(options: LoopOptions): Promise<void> {
+  const retryMs = options.retryMs ?? 5_000;
+  const maxRetryMs = options.maxRetryMs ?? 300_000;
+  let failures = 0;
+  if (options.firstWaitMs) {
+    try {
+      await options.clock.sleep(options.firstWaitMs, options.signal);
+    } catch {
+      return;
+    }
+  }
+  while (!options.signal.aborted) {
+    let wait: number;
+    try {
+      wait = await options.run();
+      failures = 0;
+    } catch (error) {
+      if (options.signal.aborted) return;
+      options.onFailure(error);
+      wait = Math.min(maxRetryMs, retryMs * 2 ** failures);
+      failures++;
+    }
+    try {
+      await options.clock.sleep(Math.max(0, wait), options.signal);
+    } catch {
+      return;
+    }
+  }
+}

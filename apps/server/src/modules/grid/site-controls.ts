@@ -1,0 +1,135 @@
+import { commandMode, GRID_COMMAND_KINDS } from "@ess/domain";
+import { type DERControl, type DERProgram, RESPONSE_STATUS } from "@ess/sep2";
+import { dueResponse } from "./event-responses.ts";
+import type { CommandRow } from "./grid.repository.ts";
+import { type GridContext, type Site, seconds } from "./grid-context.ts";
+import { readList } from "./list-reader.ts";
+
+/**
+ * The control side of a site: function set assignments → DER programs (primacy) → the default
+ * control and the event controls. Each control is stored as a grid command; the responses the
+ * utility asks for (received, started, completed, cancelled, superseded) are posted to its replyTo.
+ * Applying the controls to the device is not done here.
+ */
+
+/** Reads the function set assignments and keeps their program lists; resolves to the list's pollRate. */
+export async function pollAssignments(ctx: GridContext, site: Site): Promise<number | undefined> {
+  const href = site.endDevice?.FunctionSetAssignmentsListLink?.href;
+  if (!href) return undefined;
+  const { items, pollRate } = await readList(
+    ctx.http,
+    href,
+    "FunctionSetAssignmentsList",
+    (l) => l.FunctionSetAssignments,
+    site.row.id,
+  );
+  site.programLists = items.flatMap((fsa) => (fsa.DERProgramListLink ? [fsa.DERProgramListLink.href] : []));
+  return pollRate;
+}
+
+/** Reads every program and its controls; resolves to the smallest DERProgramList pollRate. */
+export async function pollPrograms(ctx: GridContext, site: Site): Promise<number | undefined> {
+  let rate: number | undefined;
+  for (const href of site.programLists) {
+    const { items, pollRate } = await readList(ctx.http, href, "DERProgramList", (l) => l.DERProgram, site.row.id);
+    if (pollRate !== undefined) rate = Math.min(rate ?? pollRate, pollRate);
+    for (const program of items) await pollProgram(ctx, site, program);
+  }
+  await ctx.repo.polled(site.row.id, new Date(ctx.clock.now()), null);
+  return rate;
+}
+
+async function pollProgram(ctx: GridContext, site: Site, program: DERProgram): Promise<void> {
+  const at = new Date(ctx.clock.now());
+  const common = { tenantId: site.row.tenantId, siteId: site.row.id, programMrid: program.mRID, primacy: program.primacy };
+  if (program.DefaultDERControlLink) {
+    const fallback = await ctx.http.get(program.DefaultDERControlLink.href, ["DefaultDERControl"], site.row.id);
+    await ctx.repo.upsertCommand(
+      {
+        ...common,
+        mrid: fallback.mRID,
+        kind: GRID_COMMAND_KINDS.default,
+        mode: commandMode(fallback.DERControlBase ?? {}),
+        startAt: null,
+        durationS: null,
+        controls: { ...fallback.DERControlBase, ...(fallback.setGradW === undefined ? {} : { setGradW: fallback.setGradW }) },
+        eventStatus: null,
+        replyTo: null,
+        responseRequired: null,
+      },
+      at,
+    );
+  }
+  if (!program.DERControlListLink) return;
+  const { items } = await readList(ctx.http, program.DERControlListLink.href, "DERControlList", (l) => l.DERControl, site.row.id);
+  for (const control of items) {
+    const row = await ctx.repo.upsertCommand({ ...common, ...eventFields(control) }, at);
+    if (row.responseStatus === null) await respond(ctx, site, row, RESPONSE_STATUS.received);
+  }
+  await settleEvents(ctx, site);
+}
+
+function eventFields(control: DERControl) {
+  return {
+    mrid: control.mRID,
+    kind: GRID_COMMAND_KINDS.event,
+    mode: commandMode(control.DERControlBase ?? {}),
+    startAt: new Date(control.interval.start * 1000),
+    durationS: control.interval.duration,
+    controls: control.DERControlBase ?? {},
+    eventStatus: control.EventStatus?.currentStatus ?? null,
+    replyTo: control.replyTo ?? null,
+    responseRequired: control.responseRequired ?? null,
+  };
+}
+
+/** responseRequired bit 0: "received" wanted; bit 1: the specific responses (started, completed…). */
+function wanted(row: CommandRow, status: number): boolean {
+  const bits = Number.parseInt(row.responseRequired ?? "0", 16) || 0;
+  return status === RESPONSE_STATUS.received ? (bits & 1) !== 0 : (bits & 2) !== 0;
+}
+
+/**
+ * Records the response as the command's state and posts it when the utility asked for it; a
+ * status it did not ask for moves the command on all the same, so later ones follow in order.
+ */
+async function respond(ctx: GridContext, site: Site, row: CommandRow, status: number): Promise<void> {
+  if (row.replyTo && wanted(row, status)) {
+    await ctx.http.send(
+      "POST",
+      row.replyTo,
+      "DERControlResponse",
+      { createdDateTime: seconds(ctx.serverNow()), endDeviceLFDI: site.row.lfdi, status, subject: row.mrid },
+      site.row.id,
+    );
+  }
+  await ctx.repo.responded(row.id, site.row.id, status, new Date(ctx.clock.now()));
+  row.responseStatus = status;
+}
+
+/** Posts every response now due (an event that ended unseen gets started, then completed). */
+export async function settleEvents(ctx: GridContext, site: Site): Promise<void> {
+  const open = await ctx.repo.openEvents(site.row.id);
+  for (const row of open) {
+    for (
+      let status = dueResponse(row, ctx.serverNow(), open);
+      status !== null;
+      status = dueResponse(row, ctx.serverNow(), open)
+    ) {
+      await respond(ctx, site, row, status);
+      if (status !== RESPONSE_STATUS.started && status !== RESPONSE_STATUS.received) break;
+    }
+  }
+}
+
+/** Time (ms) until the next start or end of an open event, for the site's event timer. */
+export async function nextEventBoundary(ctx: GridContext, site: Site): Promise<number | null> {
+  const now = ctx.serverNow();
+  let next: number | null = null;
+  for (const row of await ctx.repo.openEvents(site.row.id)) {
+    const start = row.startAt?.getTime();
+    if (start === undefined) continue;
+    for (const t of [start, start + (row.durationS ?? 0) * 1000]) if (t > now && (next === null || t < next)) next = t;
+  }
+  return next === null ? null : next - now;
+}
