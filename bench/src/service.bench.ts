@@ -1,6 +1,6 @@
 /**
  * The customer-service lists with a large tenant: referral cash-backs (bank details sealed as the
- * server seals them), messages, feedback, FAQ problems and regions, each at a fixed rate from this
+ * server seals them), messages, feedback, FAQ problems, regions and app versions, each at a fixed rate from this
  * process to the console server in its own process (embedded PGlite, or PostgreSQL with BENCH_DATABASE_URL; loopback), beside a bare
  * Fastify route as the ceiling. Prints figures; it never passes or fails on time.
  *
@@ -113,6 +113,12 @@ await db.query(
    SELECT 1, (SELECT min(id) FROM region WHERE grade = 1) + g % 1000, 2, 'T' || g, ${names("Town")}, g FROM generate_series(1, $1) g`,
   [rows],
 );
+// App versions on the version records (types 0 Android, 1 iOS), half of them distributed.
+await db.query(
+  `INSERT INTO firmware_version (tenant_id, type, version_code, version_name, download_url, state)
+   SELECT 1, g % 2, g::text, '1.' || g, 'https://apps.example.com/' || g, g % 2 FROM generate_series(1, $1) g`,
+  [rows],
+);
 await db.query("ANALYZE");
 const parent = (await db.query<{ id: number }>("SELECT min(id) AS id FROM region WHERE grade = 1")).rows[0]?.id;
 await db.close();
@@ -162,6 +168,8 @@ for (const [name, target, headers] of [
   ["feedback, needs handling, page 3", `${url}admin/feedback/page?state=2&current=3`, staff],
   ["FAQ problems, first page", `${url}admin/faq/problem/page`, staff],
   ["FAQ problems, keyword", `${url}admin/faq/problem/page?keyword=Question%204242`, staff],
+  ["app versions, first page", `${url}admin/app/version/page`, staff],
+  ["app versions, iOS, page 3", `${url}admin/app/version/page?type=1&current=3`, staff],
   ["regions, children of a region", `${url}admin/region/page?parentId=${parent}`, staff],
 ] as const) {
   await runLoad({ url: target, headers, ratePerSec: rate, durationS: 1 }); // warm-up

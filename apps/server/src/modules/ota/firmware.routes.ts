@@ -5,7 +5,7 @@ import type { Db } from "../../db/db.ts";
 import { containsPattern, first, sql } from "../../db/sql.ts";
 import type { FileStore } from "../../files/file-store.ts";
 import { AppError, business, notFound, ValidationError } from "../../http/errors.ts";
-import { fetchPage, orderBy } from "../../http/paging.ts";
+import { fetchPage, LIST_COUNT_AT_MOST, orderBy } from "../../http/paging.ts";
 import { bindRoute } from "../../http/route.ts";
 import { verifyDeviceSecret } from "../../mqtt/device-credentials.ts";
 import { findVersion, toVersion, VERSION_FROM, VERSION_SELECT, type VersionRow } from "./firmware.repository.ts";
@@ -55,6 +55,7 @@ export function registerFirmwareRoutes(app: FastifyInstance, deps: { db: Db; fil
           q.versionCode !== undefined && sql`v.version_code ILIKE ${containsPattern(q.versionCode)}`,
         ]),
         order: orderBy(q, { id: "v.id", versionCode: "v.version_code", type: "v.type", createTime: "v.created_at" }, "v.id"),
+        countAtMost: LIST_COUNT_AT_MOST,
       },
       q,
       toVersion,
