@@ -21,8 +21,12 @@ export const RATES_60: Partial<CommsRates> = {
   mupPost: 60,
 };
 
-/** W as a scaled value (multiplier 0). */
-const watts = (value: number) => ({ value, multiplier: 0 });
+/** W as a scaled value: an Int16 and the smallest power-of-ten multiplier that fits. */
+function watts(value: number) {
+  let multiplier = 0;
+  while (Math.abs(value / 10 ** multiplier) > 32_767) multiplier++;
+  return { value: Math.round(value / 10 ** multiplier), multiplier };
+}
 
 /** create-der-program (primacy 0) and set-default-der-control with these limits and setGradW 27. */
 export function programWithDefault(limits: { impW: number; expW: number }): Action {
@@ -71,6 +75,8 @@ export async function runProcedureWorld(options: {
   defaultPin?: string;
   /** Real milliseconds the steps may take. */
   timeoutMs?: number;
+  /** Runs once the world is up, while the steps are followed (telemetry for the readings). */
+  during?: (world: GridWorld) => Promise<void>;
 }): Promise<ProcedureWorld> {
   let running: Promise<ProcedureRun> | undefined;
   const world = await startGridWorld({
@@ -84,6 +90,7 @@ export async function runProcedureWorld(options: {
     },
   });
   try {
+    await options.during?.(world);
     const run = await (running as Promise<ProcedureRun>);
     return { world, run, control: world.sim.control, lfdi: world.siteLfdi(SITE_SN) };
   } catch (error) {
@@ -95,4 +102,11 @@ export async function runProcedureWorld(options: {
 /** Requests of the site's EndDevice and of the discovery resources, in order. */
 export function siteRequests(world: GridWorld) {
   return world.sim.control.requests({ lfdi: world.aggregatorLfdi });
+}
+
+/** Telemetry every 10 s from ten minutes before now to `minutes` after (server time): 1 kW import, 3 kW inverter, 240 V. */
+export async function telemetry(world: GridWorld, minutes: number): Promise<void> {
+  const now = world.clock.now();
+  for (let t = now - 600_000; t < now + minutes * 60_000; t += 10_000)
+    await world.sample(SITE_SN, t, { grid: 1000, inverter: 3000, voltage: 240, soc: 50 });
 }
