@@ -115,8 +115,13 @@ export function startGridClient(options: GridClientOptions): GridClient {
   };
   const rateMs = (rate: number | undefined, fallback: number) => (rate ?? fallback) * 1000;
 
+  /** Loops whose round resolves to a wait until a given moment rather than to a pollRate. */
+  const UNTIL_A_MOMENT = new Set(["events", "mirror"]);
   function loop(task: string, signal: AbortSignal, run: () => Promise<number>, siteId?: number, firstWaitMs?: number) {
-    running.push(runLoop({ clock, signal, run, onFailure: failed(task, siteId), retryMs: options.retryMs, firstWaitMs }));
+    const periodic = !UNTIL_A_MOMENT.has(task);
+    running.push(
+      runLoop({ clock, signal, run, onFailure: failed(task, siteId), retryMs: options.retryMs, firstWaitMs, periodic }),
+    );
   }
 
   async function discover(): Promise<number> {
