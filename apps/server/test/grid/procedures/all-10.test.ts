@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allStepsComplete, gapsSeconds, READINGS, readingsAtLeast } from "./checks.ts";
+import { allStepsComplete, READINGS, readingsAtLeast } from "./checks.ts";
 import { on, type Procedure } from "./engine.ts";
 import { type ProcedureWorld, programWithDefault, runProcedureWorld, setRates, telemetry } from "./procedure-world.ts";
 
@@ -42,19 +42,17 @@ describe("ALL-10 Update telemetry post rates", () => {
 
   it("posts every 300 s while postRate is 300, averaging five minutes", () => {
     const [initial, updated] = [p.run.completed[0]?.at ?? 0, p.run.completed[2]?.at ?? 0];
-    // Mirror posts (site and DER) within the slow period: one round per 300 s.
-    const rounds = p.control
-      .requests({ method: "POST", path: "/mup/*" })
-      .filter((r) => r.at > initial && r.at < updated)
-      .filter((r, i, all) => i === 0 || r.at - (all[i - 1]?.at ?? 0) > 10_000);
-    expect(rounds.length).toBeGreaterThanOrEqual(3);
-    // The first round may come early: rounds fall on multiples of postRate, the first at the next one.
-    for (const gap of gapsSeconds(rounds.slice(1))) expect(gap).toBeGreaterThanOrEqual(290);
-    const slow = p.control.readings().filter((r) => r.receivedAt > initial + 1000 && r.receivedAt < updated);
-    expect(slow.length).toBeGreaterThan(0);
+    const slow = p.control.readings().filter((r) => r.receivedAt > initial && r.receivedAt < updated);
     for (const r of slow) {
       expect(r.reading.timePeriod?.duration).toBe(300);
       expect((r.reading.timePeriod?.start ?? 1) % 300).toBe(0);
     }
+    // One round per 300 s interval: the intervals posted follow one another, none twice, none skipped.
+    const starts = [...new Set(slow.map((r) => r.reading.timePeriod?.start ?? 0))].sort((x, y) => x - y);
+    expect(starts.length).toBeGreaterThanOrEqual(2);
+    for (const gap of starts.slice(1).map((t, i) => t - (starts[i] as number))) expect(gap).toBe(300);
+    const posts = p.control.requests({ method: "POST", path: "/mup/*" }).filter((r) => r.at > initial && r.at < updated);
+    // Two mirrors a round; the first round (at the change) may already post its 300 s interval.
+    expect(posts.length).toBeLessThanOrEqual(2 * (starts.length + 1));
   });
 });
