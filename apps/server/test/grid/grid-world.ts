@@ -57,6 +57,8 @@ export async function startGridWorld(options: {
   sites: SiteSpec[];
   rates?: Partial<CommsRates>;
   defaultPin?: string;
+  /** Runs once the utility and the sites are set up, before the client's first request (a procedure's preconditions). */
+  beforeClient?: (sim: UtilitySim, ids: { aggregatorLfdi: string; siteLfdi(sn: string): string }) => void;
 }): Promise<GridWorld> {
   const clock = compressedClock({ factor: options.factor });
   const ca = await createCertificateAuthority({ commonName: "Grid test utility CA" });
@@ -107,6 +109,7 @@ export async function startGridWorld(options: {
     ]);
   }
 
+  options.beforeClient?.(sim, { aggregatorLfdi, siteLfdi });
   const metrics = createMetrics();
   const alarms: PinMismatchEvent[] = [];
   const client = startGridClient({

@@ -1,4 +1,4 @@
-import type { DERAvailability, DERCapability, DERSettings, DERStatus, ScaledValue } from "@ess/sep2";
+import type { DERAvailability, DERCapability, DERSettings, DERStatus, PowerFactor, ScaledValue } from "@ess/sep2";
 
 /**
  * The four DER descriptions the aggregator writes for a site's inverter and battery, from what the
@@ -28,6 +28,15 @@ const COMBINED_PV_STORAGE = 83;
 const MODES_SUPPORTED = (0b1000_1111).toString(16).toUpperCase().padStart(8, "0");
 /** CSIP-AUS doeModesSupported: ExpLimW, ImpLimW, GenLimW, LoadLimW. */
 const DOE_MODES = "0F";
+/** CSIP-AUS v1.3 vppModesSupported: bit0 opModStorageTargetW, which the console does not act on. */
+const VPP_MODES = "00";
+/**
+ * AS/NZS 4777.2 asks inverters for reactive power down to a 0.8 power factor either way: 60 % of
+ * the rated apparent power as var, delivered or received. The console reads no reactive ratings,
+ * so the standard's minimum is what it declares.
+ */
+const MIN_POWER_FACTOR: PowerFactor = { displacement: 80, multiplier: -2 };
+const REACTIVE_SHARE = 0.6;
 const INT16_MAX = 32_767;
 
 /**
@@ -49,11 +58,16 @@ export function derCapability(facts: DerFacts): DERCapability {
     modesSupported: MODES_SUPPORTED,
     rtgMaxW: scaled(facts.ratedPowerW),
     rtgMaxVA: scaled(facts.ratedPowerW),
+    rtgMaxVar: scaled(facts.ratedPowerW * REACTIVE_SHARE),
+    rtgMaxVarNeg: scaled(facts.ratedPowerW * REACTIVE_SHARE),
+    rtgMinPFOverExcited: MIN_POWER_FACTOR,
+    rtgMinPFUnderExcited: MIN_POWER_FACTOR,
     rtgMaxChargeRateW: scaled(facts.ratedPowerW),
     rtgMaxDischargeRateW: scaled(facts.ratedPowerW),
     rtgMaxWh: scaled(facts.storageWh),
     type: COMBINED_PV_STORAGE,
     doeModesSupported: DOE_MODES,
+    vppModesSupported: VPP_MODES,
   };
 }
 
@@ -64,11 +78,18 @@ export function derSettings(facts: DerFacts, nowS: number): DERSettings {
     setGradW: 27,
     setMaxW: scaled(facts.ratedPowerW),
     setMaxVA: scaled(facts.ratedPowerW),
+    setMaxVar: scaled(facts.ratedPowerW * REACTIVE_SHARE),
+    setMaxVarNeg: scaled(facts.ratedPowerW * REACTIVE_SHARE),
+    setMinPFOverExcited: MIN_POWER_FACTOR,
+    setMinPFUnderExcited: MIN_POWER_FACTOR,
     setMaxChargeRateW: scaled(facts.ratedPowerW),
     setMaxDischargeRateW: scaled(facts.ratedPowerW),
     setMaxWh: scaled(facts.storageWh),
+    // No reserve is kept back: the console sets none on the devices.
+    setMinWh: scaled(0),
     updatedTime: nowS,
     doeModesEnabled: DOE_MODES,
+    vppModesEnabled: VPP_MODES,
   };
 }
 

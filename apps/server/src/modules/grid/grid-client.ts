@@ -11,7 +11,7 @@ import { readList } from "./list-reader.ts";
 import { runLoop } from "./poll-loop.ts";
 import { createSepClient } from "./sep-client.ts";
 import { nextEventBoundary, pollAssignments, pollPrograms, settleEvents } from "./site-controls.ts";
-import { createMirrors, postReadings } from "./site-mirror.ts";
+import { postReadings, syncMirrors } from "./site-mirror.ts";
 import { describeDer, registerSite, writeConnectionPoint } from "./site-registration.ts";
 
 /**
@@ -115,8 +115,13 @@ export function startGridClient(options: GridClientOptions): GridClient {
   };
   const rateMs = (rate: number | undefined, fallback: number) => (rate ?? fallback) * 1000;
 
+  /** Loops whose round resolves to a wait until a given moment rather than to a pollRate. */
+  const UNTIL_A_MOMENT = new Set(["events", "mirror"]);
   function loop(task: string, signal: AbortSignal, run: () => Promise<number>, siteId?: number, firstWaitMs?: number) {
-    running.push(runLoop({ clock, signal, run, onFailure: failed(task, siteId), retryMs: options.retryMs, firstWaitMs }));
+    const periodic = !UNTIL_A_MOMENT.has(task);
+    running.push(
+      runLoop({ clock, signal, run, onFailure: failed(task, siteId), retryMs: options.retryMs, firstWaitMs, periodic }),
+    );
   }
 
   async function discover(): Promise<number> {
@@ -192,12 +197,24 @@ export function startGridClient(options: GridClientOptions): GridClient {
       turn = result.catch(() => undefined);
       return result;
     };
-    loop("assignments", signal, async () => rateMs(await pollAssignments(ctx, site), DEFAULT_RATES.fsaList), id);
+    // The program poll waits for the assignments' first read instead of making its own: a second
+    // read of the list at once is a poll the utility did not ask for (ALL-19 counts them).
+    let firstAssignments: Promise<unknown> | undefined;
+    loop(
+      "assignments",
+      signal,
+      async () => {
+        const read = pollAssignments(ctx, site);
+        firstAssignments ??= read.catch(() => undefined);
+        return rateMs(await read, DEFAULT_RATES.fsaList);
+      },
+      id,
+    );
     loop(
       "programs",
       signal,
       async () => {
-        if (site.programLists.length === 0) await pollAssignments(ctx, site);
+        if (site.programLists.length === 0) await firstAssignments;
         const rate = await exclusive(() => pollPrograms(ctx, site));
         programsRate = rate ?? programsRate;
         options.metrics.gridLastSuccess.set({ site: String(id) }, seconds(clock.now()));
@@ -231,13 +248,7 @@ export function startGridClient(options: GridClientOptions): GridClient {
       "mirror",
       signal,
       async () => {
-        if (!site.mups) await createMirrors(ctx, site, DEFAULT_RATES.post);
-        else {
-          // The server may change postRate at any time; the mirror carries the current one.
-          const mirror = await http.get(site.mups.site, ["MirrorUsagePoint"], id);
-          if (mirror.postRate) site.mups.postRate = mirror.postRate;
-        }
-        const postMs = (site.mups?.postRate ?? DEFAULT_RATES.post) * 1000;
+        const postMs = (await syncMirrors(ctx, site, DEFAULT_RATES.post)) * 1000;
         // Readings cover whole intervals ending on multiples of postRate (minute boundaries for 60 s).
         const now = ctx.serverNow();
         const end = Math.floor(now / postMs) * postMs;

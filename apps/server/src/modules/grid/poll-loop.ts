@@ -16,6 +16,11 @@ export interface LoopOptions {
   maxRetryMs?: number;
   /** Wait before the first round (default none). */
   firstWaitMs?: number;
+  /**
+   * The wait `run` returns is a period counted from the round's start (a pollRate), not a wait
+   * from its end: a round that takes a while must not stretch the period the utility asked for.
+   */
+  periodic?: boolean;
 }
 
 export async function runLoop(options: LoopOptions): Promise<void> {
@@ -31,8 +36,10 @@ export async function runLoop(options: LoopOptions): Promise<void> {
   }
   while (!options.signal.aborted) {
     let wait: number;
+    const started = options.clock.now();
     try {
       wait = await options.run();
+      if (options.periodic) wait -= options.clock.now() - started;
       failures = 0;
     } catch (error) {
       if (options.signal.aborted) return;

@@ -2,6 +2,7 @@ import { derivedMrid } from "@ess/domain/grid/hashed-identity.ts";
 import type { MirrorMeterReading, MirrorUsagePoint, ReadingType } from "@ess/sep2";
 import type { IntervalAverages } from "./device-facts.ts";
 import { type GridContext, type Site, seconds } from "./grid-context.ts";
+import { readList } from "./list-reader.ts";
 
 /**
  * The site's metering mirror: one MirrorUsagePoint for the connection point (site) and one for the
@@ -51,13 +52,24 @@ function mirrorUsagePoint(ctx: GridContext, site: Site, role: Role, intervalS: n
   };
 }
 
-/** Creates (or finds again: the same mRID) both mirrors; resolves to the server's postRate. */
-export async function createMirrors(ctx: GridContext, site: Site, defaultPostRate: number): Promise<number> {
+/**
+ * Reads the MirrorUsagePointList (as the procedures expect, every postRate: the server may change
+ * postRate at any time and carries it on the mirrors) and finds the site's two mirrors in it by
+ * mRID, creating any that is missing. Resolves to the server's postRate.
+ */
+export async function syncMirrors(ctx: GridContext, site: Site, defaultPostRate: number): Promise<number> {
   const listHref = ctx.dcap().MirrorUsagePointListLink?.href;
   if (!listHref) throw new Error("DeviceCapability has no MirrorUsagePointListLink");
+  const { items } = await readList(ctx.http, listHref, "MirrorUsagePointList", (l) => l.MirrorUsagePoint, site.row.id);
   const locations: Partial<Record<Role, string>> = {};
-  let postRate = site.endDevice?.postRate ?? defaultPostRate;
+  let postRate = site.mups?.postRate ?? site.endDevice?.postRate ?? defaultPostRate;
   for (const role of ["site", "der"] as const) {
+    const listed = items.find((m) => m.mRID === mrid(ctx, site, "mup", role));
+    if (listed?.href) {
+      locations[role] = listed.href;
+      if (listed.postRate) postRate = listed.postRate;
+      continue;
+    }
     const reply = await ctx.http.send(
       "POST",
       listHref,

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { runLoop } from "./poll-loop.ts";
+
+/** A clock that only moves when the loop sleeps or a round "works", recording each sleep. */
+function steppedClock() {
+  let t = 0;
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    work: (ms: number) => {
+      t += ms;
+    },
+    clock: {
+      now: () => t,
+      sleep: async (ms: number) => {
+        sleeps.push(ms);
+        t += ms;
+      },
+    },
+  };
+}
+
+async function rounds(periodic: boolean) {
+  const stepped = steppedClock();
+  const stop = new AbortController();
+  const starts: number[] = [];
+  await runLoop({
+    clock: stepped.clock,
+    signal: stop.signal,
+    periodic,
+    onFailure: () => {},
+    run: async () => {
+      starts.push(stepped.clock.now());
+      stepped.work(2_000);
+      if (starts.length === 3) stop.abort();
+      return 60_000;
+    },
+  });
+  return { starts, sleeps: stepped.sleeps };
+}
+
+describe("poll loop", () => {
+  it("keeps a pollRate period from round start to round start, however long a round takes", async () => {
+    const { starts } = await rounds(true);
+    expect(starts).toEqual([0, 60_000, 120_000]);
+  });
+
+  it("waits the returned time after the round when the wait is until a moment", async () => {
+    const { starts } = await rounds(false);
+    expect(starts).toEqual([0, 62_000, 124_000]);
+  });
+});

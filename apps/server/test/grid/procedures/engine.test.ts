@@ -1,0 +1,53 @@
+import { compressedClock, RequestLog, type UtilityControl } from "@ess/utility-sim";
+import { describe, expect, it } from "vitest";
+import { endpointMatches, on, runProcedure } from "./engine.ts";
+
+/** The engine needs only the clock and the request feed of the utility control. */
+function feed(factor: number) {
+  const log = new RequestLog();
+  const clock = compressedClock({ factor });
+  const control = {
+    clock,
+    onRequest: (l: Parameters<RequestLog["subscribe"]>[0]) => log.subscribe(l),
+  } as unknown as UtilityControl;
+  const request = (method: string, path: string) =>
+    log.receive({ at: clock.now(), realAt: Date.now(), method, path, query: "", lfdi: "A", body: "" });
+  return { control, request };
+}
+
+describe("procedure step engine", () => {
+  it("matches `*` to exactly one path segment", () => {
+    expect(endpointMatches("/edev/*/der", "/edev/12/der")).toBe(true);
+    expect(endpointMatches("/edev/*/der", "/edev/12/der/1")).toBe(false);
+    expect(endpointMatches("/mup", "/mup/3")).toBe(false);
+  });
+
+  it("fires only enabled steps, runs their actions before enabling the next, and finishes on a wait", async () => {
+    const { control, request } = feed(600);
+    const seen: string[] = [];
+    const running = runProcedure(
+      control,
+      {
+        start: ["A"],
+        steps: {
+          A: { event: on.get("/dcap"), actions: [() => seen.push("a")], enables: ["B", "END"] },
+          B: { event: on.post("/edev") },
+          END: { event: on.wait(60), finish: true },
+        },
+      },
+      2_000,
+    );
+    request("POST", "/edev"); // B is not enabled yet: ignored.
+    request("GET", "/dcap");
+    const run = await running;
+    expect(seen).toEqual(["a"]);
+    expect(run.completed.map((s) => s.step)).toEqual(["A", "END"]);
+    // B never came after it was enabled: all-steps-complete would fail.
+    expect(run.pending).toEqual(["B"]);
+  });
+
+  it("rejects naming the steps still waiting when the real-time bound passes", async () => {
+    const { control } = feed(1);
+    await expect(runProcedure(control, { start: ["X"], steps: { X: { event: on.get("/tm") } } }, 50)).rejects.toThrow(/X/);
+  });
+});
