@@ -24,6 +24,9 @@ describe("ALL-19 Update Function Set Assignments Poll Rate", () => {
     p = await runProcedureWorld({
       procedure: ALL_19,
       rates: { ...RATES_60, fsaListPoll: 300 },
+      // Slower than the default: a stall of the loaded machine is multiplied by the factor.
+      factor: 30,
+      timeoutMs: 30_000,
       preconditions: [programWithDefault({ impW: 0, expW: 0 })],
     });
   });
@@ -36,7 +39,8 @@ describe("ALL-19 Update Function Set Assignments Poll Rate", () => {
   it("completes every step: the list read again within 120 s of the new rate", () => {
     allStepsComplete(p.run, ["GET-FSA-LIST", "GET-FSA-LIST-AGAIN", "WAIT-TEST-END"]);
     const [first, again] = [p.run.completed[0]?.at ?? 0, p.run.completed[1]?.at ?? 0];
+    // At the new 60 s rate, and within the procedure's 120 s.
     expect((again - first) / 1000).toBeGreaterThanOrEqual(50);
-    expect((again - first) / 1000).toBeLessThanOrEqual(75);
+    expect((again - first) / 1000).toBeLessThanOrEqual(120);
   });
 });

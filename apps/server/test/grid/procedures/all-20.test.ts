@@ -31,8 +31,10 @@ describe("ALL-20 Update DER Program Poll Rate", () => {
   beforeAll(async () => {
     p = await runProcedureWorld({
       procedure: ALL_20,
-      // Not faster: the 30 s margin of the last wait must stay well above a loaded machine's delays.
-      factor: 60,
+      // Not faster: a stall of the loaded machine is multiplied by the factor in server time, and the
+      // gaps of the slow period are checked against 110 s.
+      factor: 30,
+      timeoutMs: 45_000,
       preconditions: [programWithDefault({ impW: 0, expW: 0 })],
     });
   });
@@ -61,7 +63,8 @@ describe("ALL-20 Update DER Program Poll Rate", () => {
     expect(slow.length).toBeGreaterThanOrEqual(5);
     for (const gap of gapsSeconds(slow)) expect(gap).toBeGreaterThanOrEqual(110);
     const back = (at("GET-DERP-LIST-3") - at("GET-DERP-LIST-2")) / 1000;
+    // The procedure's rule: back at the 60 s rate within its final 90 s wait.
     expect(back).toBeGreaterThanOrEqual(50);
-    expect(back).toBeLessThanOrEqual(75);
+    expect(back).toBeLessThanOrEqual(90);
   });
 });
