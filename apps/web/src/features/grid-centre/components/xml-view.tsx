@@ -19,6 +19,10 @@ export function XmlView({ xml }: { xml: string }) {
         margin: 0,
         whiteSpace: "pre-wrap",
         overflowWrap: "anywhere",
+        // No width of its own to offer the table (which sizes itself to its content): the row's
+        // columns set the width and the document wraps within it.
+        width: 0,
+        minWidth: "100%",
       }}
     >
       {prettyXml(xml)}
