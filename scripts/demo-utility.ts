@@ -10,10 +10,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { API, PAGE_SIZE_MAX } from "@ess/contracts";
-import { COUNTRY_AUSTRALIA, checkNmi, GRID_IDENTITY_DEFAULTS } from "@ess/domain";
+import { COUNTRY_AUSTRALIA, checkNmi, ERROR_CATALOGUE, GRID_IDENTITY_DEFAULTS } from "@ess/domain";
 import { siteIdentity } from "@ess/domain/grid/hashed-identity.ts";
 import { consoleClient, DEMO_SERIAL_PREFIX, demoRegistration, demoSerial } from "@ess/simulator";
-import { ensurePki } from "@ess/utility-sim";
+import { type CommsRates, ensurePki } from "@ess/utility-sim";
 
 export interface DemoUtility {
   /** Environment that points the console at the utility. */
@@ -43,26 +43,63 @@ async function control(url: string, path: string, body: unknown): Promise<unknow
   return response.json().catch(() => null);
 }
 
-/** Starts the utility test server and waits until its control port answers. */
-export async function startDemoUtility(root: string, dataDir: string, port: number, count: number): Promise<DemoUtility> {
+/** The rates the demo asks for: short list rates, so sites given an NMI after the console started are picked up soon. */
+export const DEMO_RATES: Partial<CommsRates> = { dcapPoll: 60, edevListPoll: 30, fsaListPoll: 60, derpListPoll: 60 };
+
+/** Resolves to the utility's DeviceCapability and control URLs once it prints them (port 0 picks free ones). */
+function announcedUrls(child: ChildProcess): Promise<{ dcapUrl: string; controlUrl: string }> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    const exited = () => reject(new Error(`the utility test server stopped (exit code ${child.exitCode})`));
+    child.once("exit", exited);
+    child.stdout?.setEncoding("utf8");
+    child.stdout?.on("data", (chunk: string) => {
+      text += chunk;
+      const dcap = /DeviceCapability\s+(\S+)/.exec(text)?.[1];
+      const control = /control \(JSON\)\s+(\S+)/.exec(text)?.[1];
+      if (!dcap || !control) return;
+      child.off("exit", exited);
+      child.stdout?.resume();
+      resolve({ dcapUrl: dcap, controlUrl: control.endsWith("/") ? control : `${control}/` });
+    });
+  });
+}
+
+/**
+ * Starts the utility test server (HTTPS on `port`, control on `port + 1`; 0 picks free ports) and
+ * waits until its control port answers. `rates` are the comms rates it gives the console.
+ */
+export async function startDemoUtility(
+  root: string,
+  dataDir: string,
+  port: number,
+  count: number,
+  rates: Partial<CommsRates> = DEMO_RATES,
+): Promise<DemoUtility> {
   const folder = join(dataDir, "utility-sim");
   const pki = await ensurePki(folder);
   const child = spawn(process.execPath, [join(root, "apps/utility-sim/src/main.ts")], {
     cwd: root,
-    stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, UTILITY_SIM_PORT: String(port), UTILITY_SIM_CONTROL_PORT: String(port + 1), UTILITY_SIM_DATA: folder },
+    stdio: ["ignore", "pipe", "inherit"],
+    env: {
+      ...process.env,
+      UTILITY_SIM_PORT: String(port),
+      UTILITY_SIM_CONTROL_PORT: String(port === 0 ? 0 : port + 1),
+      UTILITY_SIM_DATA: folder,
+    },
   });
-  const controlUrl = `http://127.0.0.1:${port + 1}/`;
-  for (let tries = 0; ; tries++) {
-    try {
-      // Short list rates, so sites given an NMI after the console started are picked up soon.
-      await control(controlUrl, "rates", { dcapPoll: 60, edevListPoll: 30, fsaListPoll: 60, derpListPoll: 60 });
-      break;
-    } catch (error) {
-      if (tries > 100 || child.exitCode !== null) throw new Error(`The demo utility did not start: ${(error as Error).message}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+  let urls: { dcapUrl: string; controlUrl: string };
+  try {
+    urls = await announcedUrls(child);
+    await control(urls.controlUrl, "rates", rates);
+  } catch (error) {
+    child.kill("SIGTERM");
+    throw new Error(`The demo utility did not start: ${(error as Error).message}`);
   }
+  const { controlUrl } = urls;
+  // The server certificate names localhost, not the loopback address it listens on.
+  const dcapUrl = new URL(urls.dcapUrl);
+  dcapUrl.hostname = "localhost";
   // The utility keeps nothing between starts: every other demo site is made known to it out of band
   // before the console asks; the console registers the others itself.
   for (let index = 0; index < count; index += 2) {
@@ -74,7 +111,7 @@ export async function startDemoUtility(root: string, dataDir: string, port: numb
     controlUrl,
     aggregatorLfdi: pki.clientLfdi,
     consoleEnv: {
-      ESS_GRID_DCAP_URL: `https://localhost:${port}/dcap`,
+      ESS_GRID_DCAP_URL: dcapUrl.toString(),
       ESS_GRID_CERT: pki.files.clientCertificate,
       ESS_GRID_KEY: pki.files.clientKey,
       ESS_GRID_CA: pki.files.caCertificate,
@@ -86,13 +123,27 @@ export async function startDemoUtility(root: string, dataDir: string, port: numb
   };
 }
 
+/**
+ * Signs in; the fleet's provisioning signed in with the same body a moment ago, which the console's
+ * repeat guard answers "too frequent" (409) within its window: that answer is waited out, once.
+ */
+async function signInOnce(client: ReturnType<typeof consoleClient>, username: string, password: string): Promise<void> {
+  try {
+    await client.signIn(username, password);
+  } catch (error) {
+    if ((error as { status?: number }).status !== ERROR_CATALOGUE.tooFrequent.status) throw error;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await client.signIn(username, password);
+  }
+}
+
 /** Gives the demo devices an Australian NMI and country code (console API), and publishes a program and controls. */
 export async function prepareDemoSites(
   utility: DemoUtility,
   options: { consoleUrl: string; username: string; password: string; count: number },
 ): Promise<void> {
   const client = consoleClient(options.consoleUrl);
-  await client.signIn(options.username, options.password);
+  await signInOnce(client, options.username, options.password);
   try {
     const page = await client.get<{ records: { id: number; sn: string }[] }>(
       `${API.device.page.path}?sn=${DEMO_SERIAL_PREFIX}&sort=sn&order=asc&size=${PAGE_SIZE_MAX}&current=1`,

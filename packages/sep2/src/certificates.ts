@@ -13,8 +13,10 @@ import * as x509 from "@peculiar/x509";
 // The library looks its crypto up here; Node's Web Crypto is the same API as the browser's.
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[1]);
 
-type CryptoKey = webcrypto.CryptoKey;
-type CryptoKeyPair = webcrypto.CryptoKeyPair;
+// The global CryptoKey (the library's own parameter type): Node's Web Crypto key in a Node-only
+// program, the DOM's where a program also sees the DOM (the browser tests start a demo utility).
+type CryptoKey = (typeof globalThis.CryptoKey)["prototype"];
+type CryptoKeyPair = { publicKey: CryptoKey; privateKey: CryptoKey };
 
 const KEY_ALGORITHM = { name: "ECDSA", namedCurve: "P-256" } as const;
 const SIGNING_ALGORITHM = { name: "ECDSA", hash: "SHA-256" } as const;
@@ -62,7 +64,9 @@ async function privateKeyPem(key: CryptoKey): Promise<string> {
 }
 
 async function importPrivateKey(pem: string): Promise<CryptoKey> {
-  return webcrypto.subtle.importKey("pkcs8", x509.PemConverter.decodeFirst(pem), KEY_ALGORITHM, true, ["sign"]);
+  return (await webcrypto.subtle.importKey("pkcs8", x509.PemConverter.decodeFirst(pem), KEY_ALGORITHM, true, [
+    "sign",
+  ])) as CryptoKey;
 }
 
 function distinguishedName(commonName: string): string {

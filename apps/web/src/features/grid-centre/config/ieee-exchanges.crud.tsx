@@ -4,9 +4,10 @@ import { API } from "../../../api/api.ts";
 import { defineCrud } from "../../../ui/crud/index.ts";
 import { XmlView } from "../components/xml-view.tsx";
 
-/** The resource types the aggregator client exchanges, offered in the type filter. */
+/** The resource types the aggregator client exchanges, offered in the type filter (matched as a part of the name). */
 const RESOURCE_TYPES = [
   "DeviceCapability",
+  "Time",
   "EndDeviceList",
   "EndDevice",
   "Registration",
@@ -14,12 +15,13 @@ const RESOURCE_TYPES = [
   "FunctionSetAssignmentsList",
   "DERProgramList",
   "DERControlList",
+  "DERList",
   "DefaultDERControl",
   "DERCapability",
   "DERSettings",
   "DERStatus",
   "DERAvailability",
-  "MirrorUsagePointList",
+  "MirrorUsagePoint",
   "MirrorMeterReading",
   "Response",
 ] as const;
