@@ -4,6 +4,7 @@ import type { DeviceCapability, EndDevice } from "@ess/sep2";
 import type { Db } from "../../db/db.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import { createDeviceFacts } from "./device-facts.ts";
+import { createExchangeWriter } from "./exchange-writer.ts";
 import { createGridRepository, type GridSitesScope, type ParticipantDevice } from "./grid.repository.ts";
 import { type GridClock, type GridContext, type GridLog, type Site, seconds } from "./grid-context.ts";
 import type { GridCredentials } from "./grid-credentials.ts";
@@ -84,15 +85,16 @@ export function startGridClient(options: GridClientOptions): GridClient {
     ready = resolve;
   });
 
+  const exchanges = createExchangeWriter(options.db, {
+    onError: (error) => options.log.warn({ err: error }, "grid: exchanges not stored"),
+  });
   const http = createSepClient({
     dcapUrl: options.dcapUrl,
     ...options.credentials,
     onRequest: (method, status) => options.metrics.gridRequests.inc({ method, status: String(status) }),
     onExchange: (exchange) => {
       const tenantId = (exchange.siteId && tenantOf.get(exchange.siteId)) || PRODUCT.defaultTenantId;
-      repo
-        .recordExchange(tenantId, exchange, new Date(clock.now()))
-        .catch((error) => options.log.warn({ err: error }, "grid: exchange not stored"));
+      exchanges.add({ tenantId, exchange, at: new Date(clock.now()) });
     },
   });
 
@@ -270,6 +272,7 @@ export function startGridClient(options: GridClientOptions): GridClient {
       ready?.();
       await Promise.allSettled(running);
       http.close();
+      await exchanges.flush();
     },
   };
 }

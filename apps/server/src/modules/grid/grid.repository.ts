@@ -1,6 +1,5 @@
 import { COUNTRY_AUSTRALIA, type GridRegistrationState } from "@ess/domain";
 import type { Db } from "../../db/db.ts";
-import type { SepExchange } from "./sep-client.ts";
 
 /** grid_site, grid_exchange and grid_command as the aggregator client reads and writes them. */
 
@@ -95,24 +94,6 @@ export function createGridRepository(db: Db) {
           ? `UPDATE grid_site SET last_poll_at = $2, last_success_at = $2, failure = NULL, updated_at = now() WHERE id = $1`
           : `UPDATE grid_site SET last_poll_at = $2, failure = $3, updated_at = now() WHERE id = $1`,
         failure === null ? [siteId, at] : [siteId, at, failure],
-      );
-    },
-
-    async recordExchange(tenantId: number, exchange: SepExchange, at: Date): Promise<void> {
-      await db.query(
-        `INSERT INTO grid_exchange (tenant_id, site_id, direction, method, path, status, resource, body, at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [
-          tenantId,
-          exchange.siteId ?? null,
-          exchange.direction,
-          exchange.method,
-          exchange.path,
-          exchange.status,
-          exchange.resource,
-          exchange.body,
-          at,
-        ],
       );
     },
 

@@ -1,0 +1,72 @@
+import type { Db } from "../../db/db.ts";
+import type { SepExchange } from "./sep-client.ts";
+
+/**
+ * Stores exchanged documents as grid_exchange rows in batches: with a thousand sites the client
+ * makes hundreds of exchanges a second, and one INSERT each was most of what a polling cycle cost
+ * the console. Exchanges wait at most `delayMs` (or until `maxBatch` are waiting), then go in one
+ * statement; `flush` writes what waits (the client calls it when it stops).
+ */
+
+export interface ExchangeRecord {
+  tenantId: number;
+  exchange: SepExchange;
+  at: Date;
+}
+
+export interface ExchangeWriter {
+  add(record: ExchangeRecord): void;
+  flush(): Promise<void>;
+}
+
+export function createExchangeWriter(
+  db: Db,
+  options: { delayMs?: number; maxBatch?: number; onError: (error: unknown) => void },
+): ExchangeWriter {
+  const delayMs = options.delayMs ?? 20;
+  const maxBatch = options.maxBatch ?? 500;
+  let waiting: ExchangeRecord[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let writing: Promise<void> = Promise.resolve();
+
+  function write(batch: ExchangeRecord[]): Promise<void> {
+    const column = <T>(pick: (r: ExchangeRecord) => T) => batch.map(pick);
+    return db
+      .query(
+        `INSERT INTO grid_exchange (tenant_id, site_id, direction, method, path, status, resource, body, at)
+         SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::smallint[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::timestamptz[])`,
+        [
+          column((r) => r.tenantId),
+          column((r) => r.exchange.siteId ?? null),
+          column((r) => r.exchange.direction),
+          column((r) => r.exchange.method),
+          column((r) => r.exchange.path),
+          column((r) => r.exchange.status),
+          column((r) => r.exchange.resource),
+          column((r) => r.exchange.body),
+          column((r) => r.at),
+        ],
+      )
+      .then(() => undefined);
+  }
+
+  function flush(): Promise<void> {
+    clearTimeout(timer);
+    timer = undefined;
+    if (waiting.length === 0) return writing;
+    const batch = waiting;
+    waiting = [];
+    // One batch at a time, in order: rows keep the order they were exchanged in.
+    writing = writing.then(() => write(batch)).catch(options.onError);
+    return writing;
+  }
+
+  return {
+    add(record) {
+      waiting.push(record);
+      if (waiting.length >= maxBatch) void flush();
+      else timer ??= setTimeout(() => void flush(), delayMs);
+    },
+    flush,
+  };
+}
