@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { REFERRAL_CODE_ALPHABET, REFERRAL_CODE_LENGTH } from "@ess/domain";
 import { createFieldCipher } from "@ess/server/internal/crypto/field-cipher.ts";
+import { hashPassword } from "@ess/server/internal/modules/auth/password.ts";
 import { BANK_COLUMNS } from "@ess/server/internal/modules/referral/referral.repository.ts";
 import { startServerProcess, tempDataDir } from "@ess/server/testing";
 import { openBenchDatabase } from "./bench-database.ts";
@@ -113,6 +114,11 @@ await db.query(
    SELECT 1, (SELECT min(id) FROM region WHERE grade = 1) + g % 1000, 2, 'T' || g, ${names("Town")}, g FROM generate_series(1, $1) g`,
   [rows],
 );
+// One end user whose inbox holds every message (the app's inbox at its largest), signed in below.
+await db.query("UPDATE sys_user SET password_hash = $1 WHERE id = $2", [await hashPassword(password), ids[0]]);
+await db.query("INSERT INTO message_recipient (message_id, user_id, published_at) SELECT id, $1, published_at FROM message", [
+  ids[0],
+]);
 // App versions on the version records (types 0 Android, 1 iOS), half of them distributed.
 await db.query(
   `INSERT INTO firmware_version (tenant_id, type, version_code, version_name, download_url, state)
@@ -140,14 +146,18 @@ const server = startServerProcess({
   ESS_SESSION_CACHE_S: "10",
 });
 const url = await server.ready();
-const login = (await (
-  await fetch(`${url}login?grant_type=admin`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: "admin", password }),
-  })
-).json()) as { data: { access_token: string } };
-const staff = { authorization: `Bearer ${login.data.access_token}` };
+const signIn = async (username: string) => {
+  const answer = (await (
+    await fetch(`${url}login?grant_type=admin`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username, password }),
+    })
+  ).json()) as { data: { access_token: string } };
+  return { authorization: `Bearer ${answer.data.access_token}` };
+};
+const staff = await signIn("admin");
+const reader = await signIn("bench-user-1");
 
 say(
   `${cpus().length} cores (${cpus()[0]?.model ?? "unknown"}), load average ${loadavg()
@@ -164,6 +174,8 @@ for (const [name, target, headers] of [
   ["referral cash-backs, device SN substring", `${url}aus/referral/ausReferralCashback/list?sn=0004242`, staff],
   ["messages, first page", `${url}admin/message/page`, staff],
   ["messages, published, app", `${url}admin/message/page?state=2&terminal=app`, staff],
+  ["app: inbox of a user with every message", `${url}app/message/inbox`, reader],
+  ["app: inbox, page 5", `${url}app/message/inbox?current=5`, reader],
   ["feedback, first page", `${url}admin/feedback/page`, staff],
   ["feedback, needs handling, page 3", `${url}admin/feedback/page?state=2&current=3`, staff],
   ["FAQ problems, first page", `${url}admin/faq/problem/page`, staff],

@@ -87,8 +87,8 @@ export async function publishIfDue(
   if (!subject) return { message: claimed, recipients: [] };
   const { rows } = await run<{ user_id: number }>(
     db,
-    sql`INSERT INTO message_recipient (message_id, user_id)
-        SELECT ${claimed.id}, r.id FROM (${recipientsOf(subject, claimed)}) r
+    sql`INSERT INTO message_recipient (message_id, user_id, published_at)
+        SELECT ${claimed.id}, r.id, ${now} FROM (${recipientsOf(subject, claimed)}) r
         ON CONFLICT DO NOTHING RETURNING user_id`,
   );
   return { message: claimed, recipients: rows.map((r) => r.user_id) };

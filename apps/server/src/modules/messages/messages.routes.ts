@@ -92,10 +92,12 @@ function inboxWhere(caller: AuthContext, where: "app" | "web") {
 }
 
 async function unreadCount(db: Queryable, caller: AuthContext, where: "app" | "web") {
+  // Counted up to the lists' cap: a badge needs no exact figure past it, and counting every unread
+  // message of a large inbox would join all of them on each page.
   const row = await first<{ n: number }>(
     db,
-    sql`SELECT count(*)::int AS n FROM message_recipient r JOIN message m ON m.id = r.message_id
-         WHERE ${inboxWhere(caller, where)} AND r.read_at IS NULL`,
+    sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM message_recipient r JOIN message m ON m.id = r.message_id
+         WHERE ${inboxWhere(caller, where)} AND r.read_at IS NULL LIMIT ${LIST_COUNT_AT_MOST}) unread`,
   );
   return row?.n ?? 0;
 }
@@ -115,7 +117,8 @@ async function inboxPage(
       ),
       from: sql.raw("message_recipient r JOIN message m ON m.id = r.message_id"),
       where: condition,
-      order: sql.raw("ORDER BY m.published_at DESC, m.id DESC"),
+      // The delivery's copy of the publication time: the order comes from the inbox index.
+      order: sql.raw("ORDER BY r.published_at DESC, r.message_id DESC"),
       countAtMost: LIST_COUNT_AT_MOST,
     },
     query,
