@@ -182,29 +182,41 @@ export const messageRoutes = {
   }),
 } as const;
 
+/** A signed-in user's inbox on one terminal: its page with the unread count, and marking read. */
+function inboxPair(where: { shown: string; tag: string; pagePath: string; readPath: string }) {
+  return {
+    page: defineRoute({
+      method: "GET",
+      path: where.pagePath,
+      summary: `The caller's messages shown in ${where.shown}, newest first, with the unread count`,
+      tags: [where.tag],
+      access: { signedIn: true },
+      query: inboxQuery,
+      data: inboxPage,
+      scope: { entity: "self" },
+    }),
+    read: defineRoute({
+      method: "POST",
+      path: where.readPath,
+      summary: `Mark one of the caller's messages shown in ${where.shown} read (or all of them)`,
+      tags: [where.tag],
+      access: { signedIn: true },
+      body: readBody,
+      data: z.object({ unread: z.number().int() }),
+      scope: { entity: "self" },
+    }),
+  };
+}
+
 /** The signed-in console user's own inbox (messages for the web). */
-export const inboxRoutes = {
-  page: defineRoute({
-    method: "GET",
-    path: "/admin/message/inbox",
-    summary: "The caller's messages shown in the console, newest first, with the unread count",
-    tags: ["messages"],
-    access: { signedIn: true },
-    query: inboxQuery,
-    data: inboxPage,
-    scope: { entity: "self" },
-  }),
-  read: defineRoute({
-    method: "POST",
-    path: "/admin/message/inbox/read",
-    summary: "Mark one of the caller's messages read (or all of them)",
-    tags: ["messages"],
-    access: { signedIn: true },
-    body: readBody,
-    data: z.object({ unread: z.number().int() }),
-    scope: { entity: "self" },
-  }),
-} as const;
+export const inboxRoutes = inboxPair({
+  shown: "the console",
+  tag: "messages",
+  pagePath: "/admin/message/inbox",
+  readPath: "/admin/message/inbox/read",
+});
+
+const appInbox = inboxPair({ shown: "the app", tag: "app", pagePath: "/app/message/inbox", readPath: "/app/message/read" });
 
 /** The feedback an end user submits (spec §3 Feedback). */
 export const feedbackInput = z.object({
@@ -237,26 +249,8 @@ export const ownFeedbackRecord = z.object({
 
 /** What the end users' app calls, signed in as the end user: its inbox and its feedback. */
 export const appRoutes = {
-  inbox: defineRoute({
-    method: "GET",
-    path: "/app/message/inbox",
-    summary: "The caller's messages shown in the app, newest first, with the unread count",
-    tags: ["app"],
-    access: { signedIn: true },
-    query: inboxQuery,
-    data: inboxPage,
-    scope: { entity: "self" },
-  }),
-  read: defineRoute({
-    method: "POST",
-    path: "/app/message/read",
-    summary: "Mark one of the caller's app messages read (or all of them)",
-    tags: ["app"],
-    access: { signedIn: true },
-    body: readBody,
-    data: z.object({ unread: z.number().int() }),
-    scope: { entity: "self" },
-  }),
+  inbox: appInbox.page,
+  read: appInbox.read,
   feedbackSubmit: defineRoute({
     method: "POST",
     path: "/app/feedback/save",
