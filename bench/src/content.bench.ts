@@ -6,10 +6,9 @@
  *
  *   npm run content -w @ess/bench -- [articles=100000] [banners=100000] [rate=200] [seconds=10]
  */
-import { spawn } from "node:child_process";
 import { cpus, loadavg } from "node:os";
-import { fileURLToPath } from "node:url";
 import { startServerProcess, tempDataDir } from "@ess/server/testing";
+import { startBareFastify } from "./bare-fastify-process.ts";
 import { openBenchDatabase } from "./bench-database.ts";
 import { measureTimerDelay, printTable, runLoad } from "./load.ts";
 
@@ -51,15 +50,8 @@ say(
   `seeded ${articles} articles and ${banners} banners into ${database.engine} in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
 );
 
-const bare = spawn(process.execPath, [fileURLToPath(new URL("./bare-fastify.ts", import.meta.url))], {
-  stdio: ["ignore", "pipe", "inherit"],
-});
-const barePort = await new Promise<number>((resolve) =>
-  bare.stdout?.on("data", (chunk: Buffer) => {
-    const match = /listening (\d+)/.exec(chunk.toString());
-    if (match) resolve(Number(match[1]));
-  }),
-);
+const bare = startBareFastify();
+const barePort = await bare.port;
 const server = startServerProcess({
   ...database.serverEnv,
   DATA_DIR: dataDir,
@@ -113,6 +105,6 @@ for (const [name, target, headers] of [
   rows.push({ name, result: await runLoad({ url: target, headers, ratePerSec: rate, durationS: seconds }) });
 }
 printTable(rows);
-bare.kill("SIGTERM");
+bare.stop();
 await server.stop();
 await database.drop();

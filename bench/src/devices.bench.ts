@@ -11,12 +11,11 @@
  * again (seeding a year of rollups takes tens of minutes; the server migrates it on start).
  * Loopback only.
  */
-import { spawn } from "node:child_process";
 import { cpus, loadavg } from "node:os";
-import { fileURLToPath } from "node:url";
 import { createScratchDatabase } from "@ess/server/internal/db/scratch-database.ts";
 import { startServerProcess, tempDataDir } from "@ess/server/testing";
 import pg from "pg";
+import { startBareFastify } from "./bare-fastify-process.ts";
 import { measureTimerDelay, printTable, runLoad } from "./load.ts";
 
 const deviceCount = Number(process.argv[2] ?? 100_000);
@@ -35,16 +34,9 @@ const server = startServerProcess({
   DATABASE_URL: scratch.url,
   ESS_ADMIN_PASSWORD: password,
 });
-const bare = spawn(process.execPath, [fileURLToPath(new URL("./bare-fastify.ts", import.meta.url))], {
-  stdio: ["ignore", "pipe", "inherit"],
-});
+const bare = startBareFastify();
 // Listened for at once: the bare route is up long before a server that migrates a kept fleet.
-const bareListening = new Promise<number>((resolve) =>
-  bare.stdout?.on("data", (chunk: Buffer) => {
-    const match = /listening (\d+)/.exec(chunk.toString());
-    if (match) resolve(Number(match[1]));
-  }),
-);
+const bareListening = bare.port;
 try {
   // A kept fleet may first migrate tens of millions of rollups (running totals, 0081).
   const url = await server.ready(reuse ? 1_800_000 : undefined);
@@ -182,7 +174,7 @@ try {
   process.stderr.write(`${(error as Error).stack ?? error}\n`);
   process.exitCode = 1;
 } finally {
-  bare.kill("SIGTERM");
+  bare.stop();
   await server.stop();
   // BENCH_KEEP=1 keeps the database for a look at query plans.
   if (process.env.BENCH_KEEP === "1") say(`kept ${scratch.url}`);

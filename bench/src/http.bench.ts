@@ -5,25 +5,17 @@
  *
  *   npm run http -w @ess/bench -- [rate=200] [seconds=10]
  */
-import { spawn } from "node:child_process";
 import { cpus } from "node:os";
-import { fileURLToPath } from "node:url";
 import { startServerProcess, tempDataDir } from "@ess/server/testing";
+import { startBareFastify } from "./bare-fastify-process.ts";
 import { measureTimerDelay, printTable, runLoad } from "./load.ts";
 
 const rate = Number(process.argv[2] ?? 200);
 const seconds = Number(process.argv[3] ?? 10);
 const password = "Bench12345";
 
-const bare = spawn(process.execPath, [fileURLToPath(new URL("./bare-fastify.ts", import.meta.url))], {
-  stdio: ["ignore", "pipe", "inherit"],
-});
-const barePort = await new Promise<number>((resolve) =>
-  bare.stdout?.on("data", (chunk: Buffer) => {
-    const match = /listening (\d+)/.exec(chunk.toString());
-    if (match) resolve(Number(match[1]));
-  }),
-);
+const bare = startBareFastify();
+const barePort = await bare.port;
 const server = startServerProcess({ DATA_DIR: tempDataDir("ess-bench-"), ESS_ADMIN_PASSWORD: password });
 const url = await server.ready();
 const login = (await (
@@ -50,5 +42,5 @@ for (const [name, target, headers] of [
   rows.push({ name, result: await runLoad({ url: target, headers, ratePerSec: rate, durationS: seconds }) });
 }
 printTable(rows);
-bare.kill("SIGTERM");
+bare.stop();
 await server.stop();

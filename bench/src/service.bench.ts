@@ -6,17 +6,16 @@
  *
  *   npm run service -w @ess/bench -- [rows=100000] [rate=200] [seconds=10]
  */
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { REFERRAL_CODE_ALPHABET, REFERRAL_CODE_LENGTH } from "@ess/domain";
 import { createFieldCipher } from "@ess/server/internal/crypto/field-cipher.ts";
 import { hashPassword } from "@ess/server/internal/modules/auth/password.ts";
 import { BANK_COLUMNS } from "@ess/server/internal/modules/referral/referral.repository.ts";
 import { startServerProcess, tempDataDir } from "@ess/server/testing";
+import { startBareFastify } from "./bare-fastify-process.ts";
 import { openBenchDatabase } from "./bench-database.ts";
 import { measureTimerDelay, printTable, runLoad } from "./load.ts";
 
@@ -130,15 +129,8 @@ const parent = (await db.query<{ id: number }>("SELECT min(id) AS id FROM region
 await db.close();
 say(`seeded ${rows} rows in each list into ${database.engine} in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
 
-const bare = spawn(process.execPath, [fileURLToPath(new URL("./bare-fastify.ts", import.meta.url))], {
-  stdio: ["ignore", "pipe", "inherit"],
-});
-const barePort = await new Promise<number>((resolve) =>
-  bare.stdout?.on("data", (chunk: Buffer) => {
-    const match = /listening (\d+)/.exec(chunk.toString());
-    if (match) resolve(Number(match[1]));
-  }),
-);
+const bare = startBareFastify();
+const barePort = await bare.port;
 const server = startServerProcess({
   ...database.serverEnv,
   DATA_DIR: dataDir,
@@ -188,6 +180,6 @@ for (const [name, target, headers] of [
   results.push({ name, result: await runLoad({ url: target, headers, ratePerSec: rate, durationS: seconds }) });
 }
 printTable(results);
-bare.kill("SIGTERM");
+bare.stop();
 await server.stop();
 await database.drop();
