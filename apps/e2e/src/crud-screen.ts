@@ -9,6 +9,8 @@ export function crudScreen(page: Page, id: string) {
   const root = page.getByTestId(`${id}-page`);
   let dialog = `${id}-create-dialog`;
   const input = (name: string) => page.getByTestId(`${dialog}-${name}`);
+  // A dialog zooms in; a click while it still moves can land beside its target and be lost.
+  const standing = () => page.waitForFunction(() => !document.querySelector(".ant-modal[class*='ant-zoom']"));
   return {
     root,
     async open(url: string, path: string) {
@@ -20,11 +22,13 @@ export function crudScreen(page: Page, id: string) {
       dialog = `${id}-create-dialog`;
       await page.getByTestId(`${id}-create`).click();
       await page.getByTestId(dialog).waitFor();
+      await standing();
     },
     /** Opens a row's dialog (edit, reset…) or clicks a row's button. */
     async rowAction(text: string, action: string) {
       dialog = `${id}-${action}-dialog`;
       await root.locator("tr.ant-table-row", { hasText: text }).getByTestId(`${id}-${action}`).click();
+      await standing();
     },
     async fill(values: Record<string, string>) {
       for (const [name, value] of Object.entries(values)) await input(name).fill(value);
