@@ -101,6 +101,12 @@ export function createMetrics() {
       labelNames: ["task"] as const,
       registers: [registry],
     }),
+    gridRounds: new Counter({
+      name: "ess_grid_rounds_total",
+      help: "Rounds of the grid client's loops completed (a site's program poll, DER description, mirror post…), by loop",
+      labelNames: ["task"] as const,
+      registers: [registry],
+    }),
     gridLastSuccess: new Gauge({
       name: "ess_grid_last_success_seconds",
       help: "Unix time of each grid site's last successful poll of the utility",

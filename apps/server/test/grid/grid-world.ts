@@ -40,7 +40,11 @@ export interface GridWorld {
   sim: UtilitySim;
   db: Db;
   metrics: Metrics;
-  client: GridClient;
+  readonly client: GridClient;
+  /** Stops the grid client as a console stopping would (what it holds in memory is gone). */
+  stopClient(): Promise<void>;
+  /** Starts a new grid client on the same database and utility (a console started again). */
+  startClient(): void;
   aggregatorLfdi: string;
   devices: Map<string, number>;
   alarms: PinMismatchEvent[];
@@ -112,25 +116,35 @@ export async function startGridWorld(options: {
   options.beforeClient?.(sim, { aggregatorLfdi, siteLfdi });
   const metrics = createMetrics();
   const alarms: PinMismatchEvent[] = [];
-  const client = startGridClient({
-    db,
-    credentials: loadGridCredentials(files),
-    dcapUrl: sim.dcapUrl,
-    pen,
-    scope: "au",
-    defaultPin: options.defaultPin,
-    clock,
-    log: quiet,
-    metrics,
-    onPinMismatch: (event) => alarms.push(event),
-  });
+  const start = () =>
+    startGridClient({
+      db,
+      credentials: loadGridCredentials(files),
+      dcapUrl: sim.dcapUrl,
+      pen,
+      scope: "au",
+      defaultPin: options.defaultPin,
+      clock,
+      log: quiet,
+      metrics,
+      onPinMismatch: (event) => alarms.push(event),
+    });
+  let client = start();
   let seq = 0;
   return {
     clock,
     sim,
     db,
     metrics,
-    client,
+    get client() {
+      return client;
+    },
+    async stopClient() {
+      await client.stop();
+    },
+    startClient() {
+      client = start();
+    },
     aggregatorLfdi,
     devices,
     alarms,

@@ -104,6 +104,24 @@ describe("grid client: discovery and registration", () => {
     expect(cp?.body).toContain("connectionPointId");
   });
 
+  it("keeps reading the DER list but writes a DER description again only when what it says changes", async () => {
+    const edev = world.sim.control.endDevices().find((d) => d.lfdi === world.siteLfdi("AUSITE001"))?.id as number;
+    const writes = (kind: string) => world.sim.control.derWrites().filter((w) => w.endDeviceId === edev && w.kind === kind);
+    const derReads = () => world.sim.control.requests({ method: "GET", path: `/edev/${edev}/der` }).length;
+    const [status, capability, reads] = [writes("status").length, writes("capability").length, derReads()];
+    // Three DER list periods (60 s of server time each) with nothing changed at the device.
+    await waitUntil(() => derReads() >= reads + 3, 10_000, "three more reads of the DER list");
+    expect(writes("status")).toHaveLength(status);
+    expect(writes("capability")).toHaveLength(capability);
+
+    // The device goes offline: its status says so at the next DER list period; its ratings are unchanged.
+    await world.db.query("UPDATE device SET online_status = 0 WHERE sn = 'AUSITE001'");
+    await waitUntil(() => writes("status").length > status, 10_000, "a new DERStatus");
+    const latest = writes("status").at(-1)?.value as { genConnectStatus: { value: string } };
+    expect(latest.genConnectStatus.value).toBe("00");
+    expect(writes("capability")).toHaveLength(capability);
+  });
+
   it("writes an NMI staff change after registration to the ConnectionPoint", async () => {
     await world.db.query("UPDATE device SET nmi = '41030000018' WHERE sn = 'AUSITE002'");
     const lfdi = world.siteLfdi("AUSITE002");

@@ -1,7 +1,11 @@
 import type { Db } from "../../db/db.ts";
+import { createBatchedLoad } from "./batched-loads.ts";
 import { type DerFacts, STORAGE_HOURS } from "./der-descriptions.ts";
 
-/** What the grid client reads of a device: its ratings and state, and its telemetry averaged over an interval. */
+/**
+ * What the grid client reads of a device: its ratings and state, and its telemetry averaged over an
+ * interval. Sites ask one device at a time; the reads of the sites asking together are one query.
+ */
 
 /** Averages of a device's telemetry over one post interval (W, V, %); null where no sample had the value. */
 export interface IntervalAverages {
@@ -15,50 +19,72 @@ export interface IntervalAverages {
 /** Rated power when neither the device nor staff gave one: the smallest model's 5 kW. */
 const FALLBACK_RATED_KW = 5;
 
-export function createDeviceFacts(db: Db) {
+const NO_SAMPLES: IntervalAverages = { samples: 0, sitePowerW: null, derPowerW: null, voltageV: null, socPercent: null };
+
+function derFacts(row: { rated: number | null; online: number; soc: number | null } | undefined): DerFacts {
+  const ratedPowerW = (row?.rated ?? FALLBACK_RATED_KW) * 1000;
   return {
-    async facts(deviceId: number): Promise<DerFacts> {
-      const { rows } = await db.query<{ rated: number | null; online: number; soc: number | null }>(
-        `SELECT d.shown_rated_power AS rated, d.online_status AS online, h.battery_soc AS soc
+    ratedPowerW,
+    storageWh: ratedPowerW * STORAGE_HOURS,
+    online: (row?.online ?? 0) !== 0,
+    socPercent: row?.soc ?? null,
+  };
+}
+
+export function createDeviceFacts(db: Db) {
+  const facts = createBatchedLoad<number, DerFacts>(
+    async (ids) => {
+      const { rows } = await db.query<{ id: number; rated: number | null; online: number; soc: number | null }>(
+        `SELECT d.id::int AS id, d.shown_rated_power AS rated, d.online_status AS online, h.battery_soc AS soc
            FROM device d
            LEFT JOIN device_latest l ON l.device_id = d.id
            LEFT JOIN telemetry_history h ON h.device_id = l.device_id AND h.ts = l.ts
-          WHERE d.id = $1`,
-        [deviceId],
+          WHERE d.id = ANY($1::bigint[])`,
+        [ids],
       );
-      const row = rows[0];
-      const ratedPowerW = (row?.rated ?? FALLBACK_RATED_KW) * 1000;
-      return {
-        ratedPowerW,
-        storageWh: ratedPowerW * STORAGE_HOURS,
-        online: (row?.online ?? 0) !== 0,
-        socPercent: row?.soc ?? null,
-      };
+      return new Map(rows.map((r) => [r.id, derFacts(r)]));
     },
+    { missing: () => derFacts(undefined) },
+  );
 
-    /** Samples with from < ts ≤ to: a reading stamped at the interval's end belongs to it. */
-    async averages(deviceId: number, from: Date, to: Date): Promise<IntervalAverages> {
-      const { rows } = await db.query<{
-        n: number;
-        site: number | null;
-        der: number | null;
-        v: number | null;
-        soc: number | null;
-      }>(
-        `SELECT count(*)::int AS n, avg(grid_power)::float8 AS site, avg(inverter_power)::float8 AS der,
-                avg(grid_voltage)::float8 AS v, avg(battery_soc)::float8 AS soc
-           FROM telemetry_history WHERE device_id = $1 AND ts > $2 AND ts <= $3`,
-        [deviceId, from, to],
-      );
-      const row = rows[0];
-      return {
-        samples: row?.n ?? 0,
-        sitePowerW: row?.site ?? null,
-        derPowerW: row?.der ?? null,
-        voltageV: row?.v ?? null,
-        socPercent: row?.soc ?? null,
-      };
+  /** Keys are `device|from|to` (ms): one query per interval for every device asking about it. */
+  const averages = createBatchedLoad<string, IntervalAverages>(
+    async (keys) => {
+      const byInterval = new Map<string, number[]>();
+      for (const key of keys) {
+        const [device, ...interval] = key.split("|");
+        const span = interval.join("|");
+        byInterval.set(span, [...(byInterval.get(span) ?? []), Number(device)]);
+      }
+      const found = new Map<string, IntervalAverages>();
+      for (const [span, ids] of byInterval) {
+        const [from, to] = span.split("|").map((ms) => new Date(Number(ms)));
+        const { rows } = await db.query<{
+          id: number;
+          n: number;
+          site: number | null;
+          der: number | null;
+          v: number | null;
+          soc: number | null;
+        }>(
+          // Samples with from < ts ≤ to: a reading stamped at the interval's end belongs to it.
+          `SELECT device_id::int AS id, count(*)::int AS n, avg(grid_power)::float8 AS site,
+                  avg(inverter_power)::float8 AS der, avg(grid_voltage)::float8 AS v, avg(battery_soc)::float8 AS soc
+             FROM telemetry_history WHERE device_id = ANY($1::bigint[]) AND ts > $2 AND ts <= $3
+            GROUP BY device_id`,
+          [ids, from, to],
+        );
+        for (const r of rows)
+          found.set(`${r.id}|${span}`, { samples: r.n, sitePowerW: r.site, derPowerW: r.der, voltageV: r.v, socPercent: r.soc });
+      }
+      return found;
     },
+    { missing: () => NO_SAMPLES },
+  );
+
+  return {
+    facts,
+    averages: (deviceId: number, from: Date, to: Date) => averages(`${deviceId}|${from.getTime()}|${to.getTime()}`),
   };
 }
 

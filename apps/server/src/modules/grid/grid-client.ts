@@ -10,7 +10,9 @@ import { type GridClock, type GridContext, type GridLog, type Site, seconds } fr
 import type { GridCredentials } from "./grid-credentials.ts";
 import { readList } from "./list-reader.ts";
 import { runLoop } from "./poll-loop.ts";
+import { createPollMarks } from "./poll-marks.ts";
 import { createSepClient } from "./sep-client.ts";
+import { createSharedReads } from "./shared-reads.ts";
 import { nextEventBoundary, pollAssignments, pollPrograms, settleEvents } from "./site-controls.ts";
 import { postReadings, syncMirrors } from "./site-mirror.ts";
 import { describeDer, registerSite, writeConnectionPoint } from "./site-registration.ts";
@@ -98,9 +100,14 @@ export function startGridClient(options: GridClientOptions): GridClient {
     },
   });
 
+  const marks = createPollMarks(options.db, {
+    onError: (error) => options.log.warn({ err: error }, "grid: poll times not stored"),
+  });
   const ctx: GridContext = {
     http,
     repo,
+    marks,
+    shared: createSharedReads(() => clock.now()),
     facts: createDeviceFacts(options.db),
     clock,
     log: options.log,
@@ -113,7 +120,7 @@ export function startGridClient(options: GridClientOptions): GridClient {
   const failed = (task: string, siteId?: number) => (error: unknown) => {
     options.metrics.gridFailures.inc({ task });
     options.log.warn({ err: error, task, siteId }, "grid: utility exchange failed; tried again later");
-    if (siteId !== undefined) void repo.polled(siteId, new Date(clock.now()), task).catch(() => {});
+    if (siteId !== undefined) marks.mark(siteId, new Date(clock.now()), task);
   };
   const rateMs = (rate: number | undefined, fallback: number) => (rate ?? fallback) * 1000;
 
@@ -122,7 +129,19 @@ export function startGridClient(options: GridClientOptions): GridClient {
   function loop(task: string, signal: AbortSignal, run: () => Promise<number>, siteId?: number, firstWaitMs?: number) {
     const periodic = !UNTIL_A_MOMENT.has(task);
     running.push(
-      runLoop({ clock, signal, run, onFailure: failed(task, siteId), retryMs: options.retryMs, firstWaitMs, periodic }),
+      runLoop({
+        clock,
+        signal,
+        run: async () => {
+          const wait = await run();
+          options.metrics.gridRounds.inc({ task });
+          return wait;
+        },
+        onFailure: failed(task, siteId),
+        retryMs: options.retryMs,
+        firstWaitMs,
+        periodic,
+      }),
     );
   }
 
@@ -272,7 +291,7 @@ export function startGridClient(options: GridClientOptions): GridClient {
       ready?.();
       await Promise.allSettled(running);
       http.close();
-      await exchanges.flush();
+      await Promise.all([exchanges.flush(), marks.flush()]);
     },
   };
 }

@@ -1,8 +1,10 @@
 import type { DeviceIdentity } from "@ess/domain/grid/hashed-identity.ts";
 import type { DeviceCapability, EndDevice } from "@ess/sep2";
 import type { DeviceFacts } from "./device-facts.ts";
-import type { GridRepository, GridSiteRow, ParticipantDevice } from "./grid.repository.ts";
+import type { CommandRow, GridRepository, GridSiteRow, ParticipantDevice } from "./grid.repository.ts";
+import type { PollMarks } from "./poll-marks.ts";
 import type { SepClient } from "./sep-client.ts";
+import type { SharedReads } from "./shared-reads.ts";
 
 /** What every part of the grid client shares: transport, storage, time and the aggregator's identity. */
 
@@ -23,6 +25,10 @@ export interface GridLog {
 export interface GridContext {
   http: SepClient;
   repo: GridRepository;
+  /** Each site's last poll, written in batches. */
+  marks: PollMarks;
+  /** Reads one site may take from another's (the aggregator-wide MirrorUsagePointList). */
+  shared: SharedReads;
   facts: DeviceFacts;
   clock: GridClock;
   log: GridLog;
@@ -47,8 +53,12 @@ export interface Site {
   programLists: string[];
   /** The NMI last written to the ConnectionPoint. */
   nmiWritten?: string;
+  /** What was last written to each DER description (by href): its content and when (client clock, ms). */
+  written?: Map<string, { signature: string; at: number }>;
+  /** The site's commands by mRID as last stored, with what the utility said of each (see site-controls). */
+  commands?: Map<string, { row: CommandRow; signature: string }>;
   /** Location of the site and DER MirrorUsagePoints once created. */
-  mups?: { site: string; der: string; postRate: number };
+  mups?: { site: string; der: string; postRate: number; createdAt?: number | undefined };
 }
 
 export const seconds = (ms: number) => Math.floor(ms / 1000);

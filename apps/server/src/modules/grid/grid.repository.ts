@@ -88,15 +88,6 @@ export function createGridRepository(db: Db) {
       );
     },
 
-    async polled(siteId: number, at: Date, failure: string | null): Promise<void> {
-      await db.query(
-        failure === null
-          ? `UPDATE grid_site SET last_poll_at = $2, last_success_at = $2, failure = NULL, updated_at = now() WHERE id = $1`
-          : `UPDATE grid_site SET last_poll_at = $2, failure = $3, updated_at = now() WHERE id = $1`,
-        failure === null ? [siteId, at] : [siteId, at, failure],
-      );
-    },
-
     /** Drops exchanged documents older than the retention. */
     async pruneExchanges(before: Date): Promise<void> {
       await db.query("DELETE FROM grid_exchange WHERE at < $1", [before]);

@@ -1,7 +1,7 @@
 import { commandMode, GRID_COMMAND_KINDS } from "@ess/domain";
 import { type DERControl, type DERProgram, RESPONSE_STATUS } from "@ess/sep2";
 import { dueResponse } from "./event-responses.ts";
-import type { CommandRow } from "./grid.repository.ts";
+import type { CommandInput, CommandRow } from "./grid.repository.ts";
 import { type GridContext, type Site, seconds } from "./grid-context.ts";
 import { readList } from "./list-reader.ts";
 
@@ -35,7 +35,8 @@ export async function pollPrograms(ctx: GridContext, site: Site): Promise<number
     if (pollRate !== undefined) rate = Math.min(rate ?? pollRate, pollRate);
     for (const program of items) await pollProgram(ctx, site, program);
   }
-  await ctx.repo.polled(site.row.id, new Date(ctx.clock.now()), null);
+  await settleEvents(ctx, site);
+  ctx.marks.mark(site.row.id, new Date(ctx.clock.now()), null);
   return rate;
 }
 
@@ -44,7 +45,9 @@ async function pollProgram(ctx: GridContext, site: Site, program: DERProgram): P
   const common = { tenantId: site.row.tenantId, siteId: site.row.id, programMrid: program.mRID, primacy: program.primacy };
   if (program.DefaultDERControlLink) {
     const fallback = await ctx.http.get(program.DefaultDERControlLink.href, ["DefaultDERControl"], site.row.id);
-    await ctx.repo.upsertCommand(
+    await store(
+      ctx,
+      site,
       {
         ...common,
         mrid: fallback.mRID,
@@ -63,10 +66,55 @@ async function pollProgram(ctx: GridContext, site: Site, program: DERProgram): P
   if (!program.DERControlListLink) return;
   const { items } = await readList(ctx.http, program.DERControlListLink.href, "DERControlList", (l) => l.DERControl, site.row.id);
   for (const control of items) {
-    const row = await ctx.repo.upsertCommand({ ...common, ...eventFields(control) }, at);
+    const row = await store(ctx, site, { ...common, ...eventFields(control) }, at);
     if (row.responseStatus === null) await respond(ctx, site, row, RESPONSE_STATUS.received);
   }
-  await settleEvents(ctx, site);
+}
+
+/**
+ * Stores a control as the site's command unless it is what was stored last time (most polls find
+ * nothing new: one statement per control per poll was most of a site's database work). The
+ * command rows are kept in memory for the site, so its open events are known without a query;
+ * the client is the only writer of their responses.
+ */
+async function store(ctx: GridContext, site: Site, input: CommandInput, at: Date): Promise<CommandRow> {
+  const commands = await siteCommands(ctx, site);
+  const { tenantId: _tenant, siteId: _site, ...said } = input;
+  const signature = JSON.stringify(said);
+  const known = commands.get(input.mrid);
+  if (known?.signature === signature) return known.row;
+  const row = await ctx.repo.upsertCommand(input, at);
+  commands.set(input.mrid, { row, signature });
+  return row;
+}
+
+/** The site's commands as last stored; read once from the database (its open events) when the site starts. */
+async function siteCommands(ctx: GridContext, site: Site): Promise<NonNullable<Site["commands"]>> {
+  if (!site.commands) {
+    const open = await ctx.repo.openEvents(site.row.id);
+    // The signature is unknown: the first poll stores each of them again.
+    site.commands ??= new Map(open.map((row) => [row.mrid, { row, signature: "" }]));
+  }
+  return site.commands;
+}
+
+const OPEN = new Set<number>([RESPONSE_STATUS.received, RESPONSE_STATUS.started]);
+
+/**
+ * Events acknowledged (received) whose last response is not final, by start then id; events over
+ * with a final response are dropped from memory (a later listing stores them again, answered).
+ */
+async function openEvents(ctx: GridContext, site: Site): Promise<CommandRow[]> {
+  const commands = await siteCommands(ctx, site);
+  const now = ctx.serverNow();
+  const open: CommandRow[] = [];
+  for (const [mrid, { row }] of commands) {
+    if (row.kind !== GRID_COMMAND_KINDS.event) continue;
+    if (row.responseStatus !== null && OPEN.has(row.responseStatus)) open.push(row);
+    else if (row.responseStatus !== null && (row.startAt?.getTime() ?? 0) + (row.durationS ?? 0) * 1000 < now)
+      commands.delete(mrid);
+  }
+  return open.sort((a, b) => (a.startAt?.getTime() ?? 0) - (b.startAt?.getTime() ?? 0) || a.id - b.id);
 }
 
 function eventFields(control: DERControl) {
@@ -109,7 +157,7 @@ async function respond(ctx: GridContext, site: Site, row: CommandRow, status: nu
 
 /** Posts every response now due (an event that ended unseen gets started, then completed). */
 export async function settleEvents(ctx: GridContext, site: Site): Promise<void> {
-  const open = await ctx.repo.openEvents(site.row.id);
+  const open = await openEvents(ctx, site);
   for (const row of open) {
     for (
       let status = dueResponse(row, ctx.serverNow(), open);
@@ -126,7 +174,7 @@ export async function settleEvents(ctx: GridContext, site: Site): Promise<void> 
 export async function nextEventBoundary(ctx: GridContext, site: Site): Promise<number | null> {
   const now = ctx.serverNow();
   let next: number | null = null;
-  for (const row of await ctx.repo.openEvents(site.row.id)) {
+  for (const row of await openEvents(ctx, site)) {
     const start = row.startAt?.getTime();
     if (start === undefined) continue;
     for (const t of [start, start + (row.durationS ?? 0) * 1000]) if (t > now && (next === null || t < next)) next = t;

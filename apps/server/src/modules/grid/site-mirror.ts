@@ -34,7 +34,16 @@ function readingType(quantity: Quantity, intervalS: number): ReadingType {
   };
 }
 
-const mrid = (ctx: GridContext, site: Site, ...parts: string[]) => derivedMrid([site.row.lfdi, ...parts], ctx.pen);
+/** A site's mRIDs are hashes of its names: made once per site and kept, as every post needs them. */
+const mrids = new WeakMap<Site, Map<string, string>>();
+function mrid(ctx: GridContext, site: Site, ...parts: string[]): string {
+  const key = parts.join("/");
+  const known = mrids.get(site) ?? new Map<string, string>();
+  mrids.set(site, known);
+  const made = known.get(key) ?? derivedMrid([site.row.lfdi, ...parts], ctx.pen);
+  known.set(key, made);
+  return made;
+}
 
 function mirrorUsagePoint(ctx: GridContext, site: Site, role: Role, intervalS: number): MirrorUsagePoint {
   return {
@@ -55,19 +64,31 @@ function mirrorUsagePoint(ctx: GridContext, site: Site, role: Role, intervalS: n
 /**
  * Reads the MirrorUsagePointList (as the procedures expect, every postRate: the server may change
  * postRate at any time and carries it on the mirrors) and finds the site's two mirrors in it by
- * mRID, creating any that is missing. Resolves to the server's postRate.
+ * mRID, creating any that is missing. The list is the aggregator's, holding every site's mirrors:
+ * it is read once per post interval for all sites, not by each. Resolves to the server's postRate.
  */
 export async function syncMirrors(ctx: GridContext, site: Site, defaultPostRate: number): Promise<number> {
   const listHref = ctx.dcap().MirrorUsagePointListLink?.href;
   if (!listHref) throw new Error("DeviceCapability has no MirrorUsagePointListLink");
-  const { items } = await readList(ctx.http, listHref, "MirrorUsagePointList", (l) => l.MirrorUsagePoint, site.row.id);
-  const locations: Partial<Record<Role, string>> = {};
   let postRate = site.mups?.postRate ?? site.endDevice?.postRate ?? defaultPostRate;
+  // Half an interval: every site waking at the same boundary shares one read, the next boundary reads again.
+  // Indexed by mRID once per read: a thousand sites each searching two thousand mirrors is millions of comparisons.
+  const { value: listedByMrid, readAt } = await ctx.shared.read(listHref, (postRate * 1000) / 2, async () => {
+    const { items } = await readList(ctx.http, listHref, "MirrorUsagePointList", (l) => l.MirrorUsagePoint);
+    return new Map(items.map((m) => [m.mRID, m]));
+  });
+  const locations: Partial<Record<Role, string>> = {};
   for (const role of ["site", "der"] as const) {
-    const listed = items.find((m) => m.mRID === mrid(ctx, site, "mup", role));
+    const listed = listedByMrid.get(mrid(ctx, site, "mup", role));
     if (listed?.href) {
       locations[role] = listed.href;
       if (listed.postRate) postRate = listed.postRate;
+      continue;
+    }
+    // Created after that read: the list did not hold it yet.
+    const made = site.mups?.[role];
+    if (made && (site.mups?.createdAt ?? 0) >= readAt) {
+      locations[role] = made;
       continue;
     }
     const reply = await ctx.http.send(
@@ -81,8 +102,9 @@ export async function syncMirrors(ctx: GridContext, site: Site, defaultPostRate:
     locations[role] = reply.location;
     const created = await ctx.http.get(reply.location, ["MirrorUsagePoint"], site.row.id);
     if (created.postRate) postRate = created.postRate;
+    site.mups = { ...(site.mups ?? { site: "", der: "", postRate }), [role]: reply.location, createdAt: ctx.clock.now() };
   }
-  site.mups = { site: locations.site as string, der: locations.der as string, postRate };
+  site.mups = { site: locations.site as string, der: locations.der as string, postRate, createdAt: site.mups?.createdAt };
   return postRate;
 }
 

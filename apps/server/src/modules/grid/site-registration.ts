@@ -1,5 +1,5 @@
 import { checkNmi } from "@ess/domain";
-import type { EndDevice } from "@ess/sep2";
+import type { EndDevice, SepResources } from "@ess/sep2";
 import { derAvailability, derCapability, derSettings, derStatus } from "./der-descriptions.ts";
 import { type GridContext, type Site, seconds } from "./grid-context.ts";
 import { readList } from "./list-reader.ts";
@@ -64,21 +64,44 @@ export async function writeConnectionPoint(ctx: GridContext, site: Site): Promis
   site.nmiWritten = nmi;
 }
 
-/** Finds the site's DER and writes its capability, settings, status and availability. */
+/**
+ * A description is written again only when what it says changed (its timestamps aside), and at the
+ * latest an hour after it was last written, in case the utility lost it. Writing the four of them
+ * every DER list period was four requests per site per period for nothing.
+ */
+export const DESCRIPTION_RESTATE_MS = 3_600_000;
+
+const TIMESTAMPS = new Set(["updatedTime", "readingTime", "dateTime"]);
+const signature = (body: object) => JSON.stringify(body, (key, value) => (TIMESTAMPS.has(key) ? undefined : value));
+
+/** Finds the site's DER and writes its capability, settings, status and availability where they changed. */
 export async function describeDer(ctx: GridContext, site: Site): Promise<number | undefined> {
   const listHref = site.endDevice?.DERListLink?.href;
   if (!listHref) return undefined;
   const { items, pollRate } = await readList(ctx.http, listHref, "DERList", (l) => l.DER, site.row.id);
   const der = items[0];
   if (!der?.href) return pollRate;
+  if (site.derHref !== der.href) site.written = new Map();
   site.derHref = der.href;
   const facts = await ctx.facts.facts(site.device.deviceId);
   const now = seconds(ctx.serverNow());
-  const id = site.row.id;
-  if (der.DERCapabilityLink) await ctx.http.send("PUT", der.DERCapabilityLink.href, "DERCapability", derCapability(facts), id);
-  if (der.DERSettingsLink) await ctx.http.send("PUT", der.DERSettingsLink.href, "DERSettings", derSettings(facts, now), id);
-  if (der.DERStatusLink) await ctx.http.send("PUT", der.DERStatusLink.href, "DERStatus", derStatus(facts, now), id);
-  if (der.DERAvailabilityLink)
-    await ctx.http.send("PUT", der.DERAvailabilityLink.href, "DERAvailability", derAvailability(facts, now), id);
+  const written = site.written ?? new Map<string, { signature: string; at: number }>();
+  site.written = written;
+  const write = async <N extends "DERCapability" | "DERSettings" | "DERStatus" | "DERAvailability">(
+    link: { href: string } | undefined,
+    name: N,
+    body: SepResources[N],
+  ) => {
+    if (!link) return;
+    const said = signature(body);
+    const last = written.get(link.href);
+    if (last?.signature === said && ctx.clock.now() - last.at < DESCRIPTION_RESTATE_MS) return;
+    await ctx.http.send("PUT", link.href, name, body, site.row.id);
+    written.set(link.href, { signature: said, at: ctx.clock.now() });
+  };
+  await write(der.DERCapabilityLink, "DERCapability", derCapability(facts));
+  await write(der.DERSettingsLink, "DERSettings", derSettings(facts, now));
+  await write(der.DERStatusLink, "DERStatus", derStatus(facts, now));
+  await write(der.DERAvailabilityLink, "DERAvailability", derAvailability(facts, now));
   return pollRate;
 }
