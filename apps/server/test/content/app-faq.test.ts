@@ -88,8 +88,13 @@ describe("app FAQ classifications", () => {
     expect(second.records.map((c) => c.name)).toEqual(["Inverter（中）"]);
   });
 
-  it("keeps the counts as problems are hidden, shown again, moved and deleted", async () => {
-    const counts = async () => (await classes()).records.map((c) => c.problemCount);
+  it("keeps the counts as problems are hidden, shown again, moved and deleted, for the app and the console", async () => {
+    // The app counts shown problems; the console's classification list counts every problem.
+    const counts = async () => {
+      const console_ = await asAdmin<Page<{ problemCount: number }>>("GET", "/admin/faq/classification/page");
+      return [...(await classes()).records.map((c) => c.problemCount), ...console_.body.data.records.map((c) => c.problemCount)];
+    };
+    expect(await counts()).toEqual([5, 1, 7, 1]);
     const edit = (id: number, classificationId: number, state: number) =>
       asAdmin("POST", "/admin/faq/problem/edit", {
         id,
@@ -100,13 +105,13 @@ describe("app FAQ classifications", () => {
         state,
       });
     const extra = await saveProblem(battery, "Extra", 9);
-    expect(await counts()).toEqual([6, 1]);
+    expect(await counts()).toEqual([6, 1, 8, 1]);
     expect((await edit(extra, battery, 0)).status).toBe(200);
-    expect(await counts()).toEqual([5, 1]);
+    expect(await counts()).toEqual([5, 1, 8, 1]);
     expect((await edit(extra, inverter, 1)).status).toBe(200);
-    expect(await counts()).toEqual([5, 2]);
+    expect(await counts()).toEqual([5, 2, 7, 2]);
     expect((await asAdmin("POST", "/admin/faq/problem/del", { id: extra })).status).toBe(200);
-    expect(await counts()).toEqual([5, 1]);
+    expect(await counts()).toEqual([5, 1, 7, 1]);
   });
 });
 
