@@ -137,8 +137,9 @@ export function registerFaqRoutes(app: FastifyInstance, deps: { db: Db }) {
     return db.transaction(async (tx) => {
       const row = await first<{ problems: number }>(
         tx,
-        sql`SELECT (SELECT count(*)::int FROM faq_problem p WHERE p.classification_id = c.id) AS problems
-              FROM faq_classification c WHERE c.id = ${id} AND c.tenant_id = ${auth.tenantId} FOR UPDATE`,
+        // The stored count: the lock waits for a problem being added (its key check shares the
+        // row), and one not yet added waits for this deletion.
+        sql`SELECT problems FROM faq_classification c WHERE c.id = ${id} AND c.tenant_id = ${auth.tenantId} FOR UPDATE`,
       );
       if (!row) throw notFound("faq:classificationNotFound");
       if (row.problems > 0) throw business("faq:classificationHasProblems", { count: row.problems });
