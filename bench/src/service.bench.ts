@@ -1,6 +1,7 @@
 /**
  * The customer-service lists with a large tenant: referral cash-backs (bank details sealed as the
- * server seals them), messages, feedback, FAQ problems, regions and app versions, each at a fixed rate from this
+ * server seals them), messages, feedback, FAQ classifications and problems (the console's and the
+ * app's), regions and app versions, each at a fixed rate from this
  * process to the console server in its own process (embedded PGlite, or PostgreSQL with BENCH_DATABASE_URL; loopback), beside a bare
  * Fastify route as the ceiling. Prints figures; it never passes or fails on time.
  *
@@ -92,8 +93,11 @@ await db.query(
 );
 const names = (what: string) =>
   `jsonb_build_object('zh-CN', '${what}（中文）' || g, 'en-US', '${what} ' || g, 'it', '${what} it ' || g, 'es', '${what} es ' || g, 'ja', '${what} ja ' || g)`;
+// As many classifications as rows; the problems all sit in the first 100 (1,000 each), so the first
+// page of classifications counts the most problems.
 await db.query(
-  `INSERT INTO faq_classification (tenant_id, name, summary, sort) SELECT 1, ${names("Class")}, 'Summary', g FROM generate_series(1, 100) g`,
+  `INSERT INTO faq_classification (tenant_id, name, summary, sort) SELECT 1, ${names("Class")}, 'Summary', g FROM generate_series(1, $1) g`,
+  [rows],
 );
 await db.query(
   `INSERT INTO faq_problem (tenant_id, classification_id, title, content, sort)
@@ -126,6 +130,7 @@ await db.query(
 );
 await db.query("ANALYZE");
 const parent = (await db.query<{ id: number }>("SELECT min(id) AS id FROM region WHERE grade = 1")).rows[0]?.id;
+const faqClass = (await db.query<{ id: number }>("SELECT min(id) AS id FROM faq_classification")).rows[0]?.id;
 await db.close();
 say(`seeded ${rows} rows in each list into ${database.engine} in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
 
@@ -150,6 +155,7 @@ const signIn = async (username: string) => {
 };
 const staff = await signIn("admin");
 const reader = await signIn("bench-user-1");
+const readerInItalian = { ...reader, "accept-language": "it" };
 
 say(
   `${cpus().length} cores (${cpus()[0]?.model ?? "unknown"}), load average ${loadavg()
@@ -172,6 +178,11 @@ for (const [name, target, headers] of [
   ["feedback, needs handling, page 3", `${url}admin/feedback/page?state=2&current=3`, staff],
   ["FAQ problems, first page", `${url}admin/faq/problem/page`, staff],
   ["FAQ problems, keyword", `${url}admin/faq/problem/page?keyword=Question%204242`, staff],
+  ["FAQ classifications, first page (problems counted)", `${url}admin/faq/classification/page`, staff],
+  ["app: FAQ classifications", `${url}app/faq`, readerInItalian],
+  ["app: FAQ classifications, page 5", `${url}app/faq?current=5`, readerInItalian],
+  ["app: FAQ problems of a classification", `${url}app/faq/problems?classificationId=${faqClass}`, readerInItalian],
+  ["app: FAQ problems, page 50", `${url}app/faq/problems?classificationId=${faqClass}&current=50`, readerInItalian],
   ["app versions, first page", `${url}admin/app/version/page`, staff],
   ["app versions, iOS, page 3", `${url}admin/app/version/page?type=1&current=3`, staff],
   ["regions, children of a region", `${url}admin/region/page?parentId=${parent}`, staff],

@@ -20,13 +20,24 @@ describe.skipIf(!CHROMIUM)("FAQ editing in two languages, in Chromium", () => {
   };
   /** The app's token (any signed-in account reads the app routes). */
   let token = "";
-  const appFaq = async (language: string) => {
+  const appRead = async <T>(url: string, language: string) => {
     const r = await console_.runtime.app.inject({
       method: "GET",
-      url: "/app/faq",
+      url,
       headers: { authorization: `Bearer ${token}`, "accept-language": language },
     });
-    return r.json().data as { name: string; problems: { title: string }[] }[];
+    return r.json().data as T;
+  };
+  /** What the app shows: the classifications, then each one's shown problems (first page). */
+  const appFaq = async (language: string) => {
+    type Page<R> = { records: R[] };
+    const classes = await appRead<Page<{ id: number; name: string }>>("/app/faq", language);
+    return Promise.all(
+      classes.records.map(async (c) => ({
+        name: c.name,
+        problems: (await appRead<Page<{ title: string }>>(`/app/faq/problems?classificationId=${c.id}`, language)).records,
+      })),
+    );
   };
   const confirmation = (page: Page) => page.locator(".ant-modal-confirm").last();
 

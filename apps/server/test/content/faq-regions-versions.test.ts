@@ -105,24 +105,25 @@ describe("FAQ", () => {
   });
 
   it("answers the app the shown problems in the caller's language, falling back to English", async () => {
-    const ja = await asUser<{ name: string; problems: { title: string; content: string }[] }[]>("GET", "/app/faq", undefined, {
+    type ClassPage = { records: { id: number; name: string; problemCount: number }[]; total: number };
+    type ProblemPage = { records: { title: string; content: string }[]; total: number };
+    const classes = await asUser<ClassPage>("GET", "/app/faq", undefined, { language: "ja" });
+    expect(classes.status).toBe(200);
+    expect(classes.body.data.records).toEqual([expect.objectContaining({ id: classId, name: "Battery", problemCount: 1 })]);
+    const ja = await asUser<ProblemPage>("GET", `/app/faq/problems?classificationId=${classId}`, undefined, {
       language: "ja",
     });
     expect(ja.status).toBe(200);
-    expect(ja.body.data).toEqual([
-      expect.objectContaining({
-        name: "Battery",
-        problems: [
-          expect.objectContaining({ title: "Battery will not charge", content: "Check the charge switch and the SOC limit." }),
-        ],
-      }),
+    expect(ja.body.data.records).toEqual([
+      expect.objectContaining({ title: "Battery will not charge", content: "Check the charge switch and the SOC limit." }),
     ]);
-    const es = await asUser<{ name: string; problems: { title: string }[] }[]>("GET", "/app/faq", undefined, {
+    expect(ja.body.data.total).toBe(1);
+    const es = await asUser<ProblemPage>("GET", `/app/faq/problems?classificationId=${classId}`, undefined, {
       language: "es-ES",
     });
-    expect(es.body.data[0]?.problems[0]?.title).toBe("La batería no carga");
-    const it = await asUser<{ name: string }[]>("GET", "/app/faq", undefined, { language: "it" });
-    expect(it.body.data[0]?.name).toBe("Batteria");
+    expect(es.body.data.records[0]?.title).toBe("La batería no carga");
+    const it = await asUser<ClassPage>("GET", "/app/faq", undefined, { language: "it" });
+    expect(it.body.data.records[0]?.name).toBe("Batteria");
     const search = await asUser<{ title: string }[]>(
       "GET",
       `/app/faq/search?keyword=${encodeURIComponent("无法充电")}`,

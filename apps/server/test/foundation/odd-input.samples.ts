@@ -17,6 +17,7 @@ export interface ReadWorld {
   fileId: number;
   message: number;
   article: number;
+  faqClass: number;
   mediaKey: string;
 }
 
@@ -45,8 +46,18 @@ export async function readWorld(c: SampleContext, admin: string): Promise<ReadWo
      ON CONFLICT (key) DO NOTHING`,
     [mediaKey, "0".repeat(64)],
   );
+  const faqClass = await c.post("/admin/faq/classification/save", {
+    name: { "zh-CN": "奇怪", "en-US": "Odd" },
+    summary: "Odd",
+  });
+  await c.post("/admin/faq/problem/save", {
+    classificationId: faqClass.id,
+    title: { "zh-CN": "奇怪", "en-US": "Odd" },
+    content: { "zh-CN": "奇怪", "en-US": "Odd" },
+  });
   return {
     article: article.id,
+    faqClass: faqClass.id,
     mediaKey,
     device,
     user: (await c.endUser()).id,
@@ -107,6 +118,7 @@ export const READ_SAMPLES: Record<string, (w: ReadWorld) => ChangeRequest & { pa
   "statistics.revenue": (w) => ({ query: { deviceId: String(w.device.id), startDate: day, endDate: day } }),
   "statistics.export": (w) => ({ query: { deviceId: String(w.device.id), startDate: day, endDate: day } }),
   "appContent.faqSearch": () => ({ query: { keyword: "battery" } }),
+  "appContent.faqProblems": (w) => ({ query: { classificationId: String(w.faqClass), size: "5" } }),
   "appContent.latestVersion": () => ({ query: { appType: "0", versionCode: "1.0" } }),
   "firmware.info": (w) => ({ query: { id: String(w.version) } }),
   "firmware.download": (w) => ({ params: { fileId: String(w.fileId) } }),

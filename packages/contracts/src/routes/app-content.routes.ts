@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { pageOf, pageQuery } from "../envelope.ts";
 import { blankToUndefined } from "../list.ts";
 import { defineRoute } from "../route.ts";
-import { text } from "../text.ts";
+import { INT8, text } from "../text.ts";
 
 /** What the app shows of a FAQ problem, in the caller's language. */
 export const appFaqProblem = z.object({
@@ -15,7 +16,8 @@ export const appFaqClassification = z.object({
   name: z.string(),
   description: z.string(),
   summary: z.string(),
-  problems: z.array(appFaqProblem),
+  /** How many of its problems the app shows (state 1). */
+  problemCount: z.number().int(),
 });
 
 export const appRegion = z.object({
@@ -57,11 +59,25 @@ export const appReadRoutes = {
   faq: defineRoute({
     method: "GET",
     path: "/app/faq",
-    summary: "FAQ: classifications with their shown problems, in the caller's language",
+    summary:
+      "FAQ classifications by sort order, paged, each with the count of its shown problems (read them with /app/faq/problems)",
     tags: ["app"],
     access: caller,
     scope: tenant,
-    data: z.array(appFaqClassification),
+    query: pageQuery,
+    data: pageOf(appFaqClassification),
+  }),
+  faqProblems: defineRoute({
+    method: "GET",
+    path: "/app/faq/problems",
+    summary: "One FAQ classification's shown problems by sort order, paged, in the caller's language",
+    tags: ["app"],
+    access: caller,
+    scope: tenant,
+    query: pageQuery.extend({
+      classificationId: z.coerce.number().int().min(1).max(INT8.max).meta({ label: "fields:faqClassification" }),
+    }),
+    data: pageOf(appFaqProblem),
   }),
   faqSearch: defineRoute({
     method: "GET",

@@ -2,7 +2,9 @@ import { API } from "@ess/contracts";
 import { compareVersions, type Locale, textFor } from "@ess/domain";
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/db.ts";
-import { containsPattern, run, sql } from "../../db/sql.ts";
+import { containsPattern, first, run, sql } from "../../db/sql.ts";
+import { ValidationError } from "../../http/errors.ts";
+import { fetchPage, LIST_COUNT_AT_MOST, pageWindow, toPage } from "../../http/paging.ts";
 import { bindRoute } from "../../http/route.ts";
 
 type Texts = Record<string, string>;
@@ -15,7 +17,8 @@ interface ProblemRow {
 }
 
 /**
- * What the end users' app reads: the FAQ (shown problems only), FAQ search, the address tree one
+ * What the end users' app reads: the FAQ (classifications, then one classification's shown problems,
+ * each a page at a time), FAQ search, the address tree one
  * level at a time, and the latest app version. Texts come in the caller's language (Accept-Language),
  * falling back to English, then Chinese, where that language was left empty.
  */
@@ -28,28 +31,51 @@ export function registerAppContentRoutes(app: FastifyInstance, deps: { db: Db })
     content: textFor(r.content, locale),
   });
 
-  bindRoute(app, API.appContent.faq, async ({ request, auth }) => {
+  // Classifications a page at a time with their stored count of shown problems (the migration's
+  // triggers keep it), so neither read counts problems.
+  bindRoute(app, API.appContent.faq, async ({ request, input, auth }) => {
     const locale = request.locale;
-    const [classes, problems] = await Promise.all([
-      run<{ id: number; name: Texts; description: string; summary: string }>(
+    return fetchPage(
+      db,
+      {
+        select: sql.raw("c.id, c.name, c.description, c.summary, c.shown_problems"),
+        from: sql.raw("faq_classification c"),
+        where: sql`c.tenant_id = ${auth.tenantId}`,
+        order: sql.raw("ORDER BY c.sort, c.id"),
+        countAtMost: LIST_COUNT_AT_MOST,
+      },
+      input.query,
+      (c: { id: number; name: Texts; description: string; summary: string; shown_problems: number }) => ({
+        id: c.id,
+        name: textFor(c.name, locale),
+        description: c.description,
+        summary: c.summary,
+        problemCount: c.shown_problems,
+      }),
+    );
+  });
+
+  bindRoute(app, API.appContent.faqProblems, async ({ request, input, auth }) => {
+    const { classificationId, ...page } = input.query;
+    const { limit, offset } = pageWindow(page);
+    const [owner, rows] = await Promise.all([
+      first<{ shown_problems: number }>(
         db,
-        sql`SELECT id, name, description, summary FROM faq_classification WHERE tenant_id = ${auth.tenantId}
-             ORDER BY sort, id LIMIT 1000`,
+        sql`SELECT shown_problems FROM faq_classification WHERE id = ${classificationId} AND tenant_id = ${auth.tenantId}`,
       ),
       run<ProblemRow>(
         db,
-        sql`SELECT id, classification_id, title, content FROM faq_problem WHERE tenant_id = ${auth.tenantId} AND state = 1
-             ORDER BY sort, id LIMIT 10000`,
+        sql`SELECT id, classification_id, title, content FROM faq_problem
+             WHERE tenant_id = ${auth.tenantId} AND classification_id = ${classificationId} AND state = 1
+             ORDER BY sort, id LIMIT ${limit} OFFSET ${offset}`,
       ),
     ]);
-    const toProblem = problem(locale);
-    return classes.rows.map((c) => ({
-      id: c.id,
-      name: textFor(c.name, locale),
-      description: c.description,
-      summary: c.summary,
-      problems: problems.rows.filter((p) => p.classification_id === c.id).map(toProblem),
-    }));
+    // Another tenant's classification reads as unknown, like a missing one.
+    if (!owner)
+      throw new ValidationError([
+        { field: "classificationId", key: "faq:classificationNotFound", values: {}, label: "fields:faqClassification" },
+      ]);
+    return toPage(rows.rows.map(problem(request.locale)), owner.shown_problems, page);
   });
 
   bindRoute(app, API.appContent.faqSearch, async ({ request, input, auth }) => {

@@ -28,8 +28,9 @@ interface ProblemRow {
   updated_at: Date;
 }
 
-const CLASS_SELECT = sql.raw(`c.id, c.name, c.description, c.summary, c.sort, c.updated_at,
-  (SELECT count(*)::int FROM faq_problem p WHERE p.classification_id = c.id) AS problem_count`);
+// The count of problems is kept on the classification by triggers (migration 0250): counting
+// them here read every problem of the page's classifications on each request.
+const CLASS_SELECT = sql.raw("c.id, c.name, c.description, c.summary, c.sort, c.updated_at, c.problems AS problem_count");
 const PROBLEM_SELECT = sql.raw(
   "p.id, p.classification_id, c.name AS class_name, p.title, p.content, p.sort, p.state, p.updated_at",
 );
@@ -136,8 +137,9 @@ export function registerFaqRoutes(app: FastifyInstance, deps: { db: Db }) {
     return db.transaction(async (tx) => {
       const row = await first<{ problems: number }>(
         tx,
-        sql`SELECT (SELECT count(*)::int FROM faq_problem p WHERE p.classification_id = c.id) AS problems
-              FROM faq_classification c WHERE c.id = ${id} AND c.tenant_id = ${auth.tenantId} FOR UPDATE`,
+        // The stored count: the lock waits for a problem being added (its key check shares the
+        // row), and one not yet added waits for this deletion.
+        sql`SELECT problems FROM faq_classification c WHERE c.id = ${id} AND c.tenant_id = ${auth.tenantId} FOR UPDATE`,
       );
       if (!row) throw notFound("faq:classificationNotFound");
       if (row.problems > 0) throw business("faq:classificationHasProblems", { count: row.problems });
