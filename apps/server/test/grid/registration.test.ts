@@ -86,13 +86,13 @@ describe("grid client: discovery and registration", () => {
   });
 
   it("stores the XML both ways: answers received and documents sent, per site", async () => {
-    const { rows } = await world.db.query<{
-      direction: number;
-      method: string;
-      resource: string;
-      body: string;
-      site: number | null;
-    }>("SELECT direction, method, resource, body, site_id::int AS site FROM grid_exchange ORDER BY id");
+    type Row = { direction: number; method: string; resource: string; body: string; site: number | null };
+    const stored = async () =>
+      (await world.db.query<Row>("SELECT direction, method, resource, body, site_id::int AS site FROM grid_exchange ORDER BY id"))
+        .rows;
+    // Exchanges are stored in batches a quarter of a second apart.
+    await waitUntil(async () => (await stored()).some((r) => r.resource === "ConnectionPoint"), 5_000, "exchanges stored");
+    const rows = await stored();
     const list = rows.find((r) => r.resource === "EndDeviceList");
     expect(list?.direction).toBe(GRID_DIRECTIONS.received);
     expect(list?.body).toContain("<EndDeviceList");

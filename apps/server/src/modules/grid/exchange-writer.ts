@@ -5,7 +5,8 @@ import type { SepExchange } from "./sep-client.ts";
  * Stores exchanged documents as grid_exchange rows in batches: with a thousand sites the client
  * makes hundreds of exchanges a second, and one INSERT each was most of what a polling cycle cost
  * the console. Exchanges wait at most `delayMs` (or until `maxBatch` are waiting), then go in one
- * statement; `flush` writes what waits (the client calls it when it stops).
+ * statement: a quarter of a second gathers some forty exchanges of a thousand sites, and the centre
+ * shows them that much later. `flush` writes what waits (the client calls it when it stops).
  */
 
 export interface ExchangeRecord {
@@ -23,7 +24,7 @@ export function createExchangeWriter(
   db: Db,
   options: { delayMs?: number; maxBatch?: number; onError: (error: unknown) => void },
 ): ExchangeWriter {
-  const delayMs = options.delayMs ?? 20;
+  const delayMs = options.delayMs ?? 250;
   const maxBatch = options.maxBatch ?? 500;
   let waiting: ExchangeRecord[] = [];
   let timer: NodeJS.Timeout | undefined;
