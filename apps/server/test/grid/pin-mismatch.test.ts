@@ -71,5 +71,7 @@ describe("grid client: registration PIN check", () => {
     expect(got).toHaveLength(1);
     expect(got[0]?.title).toBe("health:grid.pinMismatchTitle");
     expect(got[0]?.content).toContain("PINBAD001");
+    // The facts go along, so each console words the reminder in its user's language.
+    expect(got[0]?.system).toEqual({ kind: "gridPinMismatch", sn: "PINBAD001" });
   });
 });

@@ -8,9 +8,10 @@ export * from "./destinations.ts";
 /**
  * A notice about the console itself, for holders of `sys.health.view`: device messages stopped
  * reaching a console process through its broker connection while devices were online, or arrive
- * again (apps/server/src/modules/telemetry/ingest-watchdog.ts).
+ * again (apps/server/src/modules/telemetry/ingest-watchdog.ts); or the utility's registration PIN
+ * of a grid site differs from the installer's, so the site is no longer reported to the utility.
  */
-export const systemNotice = z.object({
+export const ingestNotice = z.object({
   kind: z.enum(["ingestStalled", "ingestResumed"]),
   /** The console process's broker connection (its MQTT client id). */
   client: z.string(),
@@ -19,6 +20,12 @@ export const systemNotice = z.object({
   /** Devices of the recipient's tenant online then. */
   devices: z.number().int().nonnegative(),
 });
+export const gridPinNotice = z.object({
+  kind: z.literal("gridPinMismatch"),
+  /** The device whose grid site the utility refused to match. */
+  sn: z.string(),
+});
+export const systemNotice = z.discriminatedUnion("kind", [ingestNotice, gridPinNotice]);
 export type SystemNotice = z.infer<typeof systemNotice>;
 
 /** A reminder as pushed to the user's reminder topic (STOMP MESSAGE body, JSON). */

@@ -7,7 +7,8 @@ import type { PinMismatchEvent } from "./grid-client.ts";
 /**
  * Tells the users who watch the console's health (`sys.health.view`) in the site's tenant that a
  * grid site's registration PIN differs from the utility's: the site is no longer reported to the
- * utility until staff correct the PIN, so someone must act.
+ * utility until staff correct the PIN, so someone must act. The console words it in its user's
+ * language from `system`; title and content here are for clients that do not.
  */
 export function createGridReminders(deps: { hub: RealtimeHub; t: Translate }) {
   return (event: PinMismatchEvent) => {
@@ -19,6 +20,7 @@ export function createGridReminders(deps: { hub: RealtimeHub; t: Translate }) {
         title: deps.t("health:grid.pinMismatchTitle"),
         content: deps.t("health:grid.pinMismatchContent", { sn: event.sn }),
         from: null,
+        system: { kind: "gridPinMismatch", sn: event.sn },
       });
     }
   };

@@ -30,9 +30,19 @@ describe("system health reminders", () => {
   it("say when device data arrives again", () => {
     const resumed = {
       ...stalled,
-      system: { ...(stalled.system as NonNullable<ReminderMessage["system"]>), kind: "ingestResumed" as const },
+      system: { client: "ess-server-node1", silentS: 61, devices: 1200, kind: "ingestResumed" as const },
     };
     expect(reminderText(resumed, i18n.getFixedT("en-US"), "en-US").title).toBe("Device data arriving again");
+  });
+
+  it("word a grid site's PIN mismatch in the console's language, naming the device", () => {
+    const pin: ReminderMessage = { ...base, system: { kind: "gridPinMismatch", sn: "AU0001" } };
+    const en = reminderText(pin, i18n.getFixedT("en-US"), "en-US");
+    expect(en.title).toBe("Grid site registration PIN differs");
+    expect(en.content).toContain("AU0001");
+    const ja = reminderText(pin, i18n.getFixedT("ja"), "ja");
+    expect(ja.title).toBe("系統サイトの登録 PIN が一致しません");
+    expect(ja.content).toContain("AU0001");
   });
 
   it("leave other reminders as sent", () => {

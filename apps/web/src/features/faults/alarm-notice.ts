@@ -3,12 +3,14 @@ import type { TFunction } from "i18next";
 
 /**
  * The title and text of a reminder in the console's language: alarm, storm and on/off-line
- * reminders (and their storm summaries) carry their facts (`notice`), system health reminders theirs
- * (`system`), so they are worded here; others show as sent. A code the fault catalogue lacks comes
+ * reminders (and their storm summaries) carry their facts (`notice`), system health and grid PIN reminders
+ * theirs (`system`), so they are worded here; others show as sent. A code the fault catalogue lacks comes
  * with "unknown fault" as its text.
  */
 export function reminderText(reminder: ReminderMessage, t: TFunction, language: string): { title: string; content: string } {
   const s = reminder.system;
+  if (s?.kind === "gridPinMismatch")
+    return { title: t("health:grid.pinMismatchTitle"), content: t("health:grid.pinMismatchContent", { sn: s.sn }) };
   if (s) {
     const key = s.kind === "ingestStalled" ? "stalled" : "resumed";
     const values = { client: s.client, seconds: s.silentS, devices: s.devices };
