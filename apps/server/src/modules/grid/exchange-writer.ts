@@ -1,4 +1,5 @@
 import type { Db } from "../../db/db.ts";
+import { createBatchQueue } from "./batch-queue.ts";
 import type { SepExchange } from "./sep-client.ts";
 
 /**
@@ -24,11 +25,14 @@ export function createExchangeWriter(
   db: Db,
   options: { delayMs?: number; maxBatch?: number; onError: (error: unknown) => void },
 ): ExchangeWriter {
-  const delayMs = options.delayMs ?? 250;
-  const maxBatch = options.maxBatch ?? 500;
-  let waiting: ExchangeRecord[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  let writing: Promise<void> = Promise.resolve();
+  const queue = createBatchQueue<ExchangeRecord[]>({
+    empty: () => [],
+    size: (batch) => batch.length,
+    write,
+    delayMs: options.delayMs ?? 250,
+    maxBatch: options.maxBatch ?? 500,
+    onError: options.onError,
+  });
 
   function write(batch: ExchangeRecord[]): Promise<void> {
     const column = <T>(pick: (r: ExchangeRecord) => T) => batch.map(pick);
@@ -51,23 +55,11 @@ export function createExchangeWriter(
       .then(() => undefined);
   }
 
-  function flush(): Promise<void> {
-    clearTimeout(timer);
-    timer = undefined;
-    if (waiting.length === 0) return writing;
-    const batch = waiting;
-    waiting = [];
-    // One batch at a time, in order: rows keep the order they were exchanged in.
-    writing = writing.then(() => write(batch)).catch(options.onError);
-    return writing;
-  }
-
   return {
     add(record) {
-      waiting.push(record);
-      if (waiting.length >= maxBatch) void flush();
-      else timer ??= setTimeout(() => void flush(), delayMs);
+      queue.waiting.push(record);
+      queue.added();
     },
-    flush,
+    flush: queue.flush,
   };
 }

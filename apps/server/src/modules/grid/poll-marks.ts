@@ -1,4 +1,5 @@
 import type { Db } from "../../db/db.ts";
+import { createBatchQueue } from "./batch-queue.ts";
 
 /**
  * Each site's last poll (and its failure, if it failed) written to grid_site in one statement per
@@ -12,13 +13,18 @@ export interface PollMarks {
   flush(): Promise<void>;
 }
 
-export function createPollMarks(db: Db, options: { delayMs?: number; onError: (error: unknown) => void }): PollMarks {
-  const delayMs = options.delayMs ?? 1000;
-  let waiting = new Map<number, { at: Date; failure: string | null }>();
-  let timer: NodeJS.Timeout | undefined;
-  let writing: Promise<void> = Promise.resolve();
+type Marks = Map<number, { at: Date; failure: string | null }>;
 
-  function write(batch: Map<number, { at: Date; failure: string | null }>): Promise<void> {
+export function createPollMarks(db: Db, options: { delayMs?: number; onError: (error: unknown) => void }): PollMarks {
+  const queue = createBatchQueue<Marks>({
+    empty: () => new Map(),
+    size: (batch) => batch.size,
+    write,
+    delayMs: options.delayMs ?? 1000,
+    onError: options.onError,
+  });
+
+  function write(batch: Marks): Promise<void> {
     const marks = [...batch];
     return db
       .query(
@@ -33,21 +39,11 @@ export function createPollMarks(db: Db, options: { delayMs?: number; onError: (e
       .then(() => undefined);
   }
 
-  function flush(): Promise<void> {
-    clearTimeout(timer);
-    timer = undefined;
-    if (waiting.size === 0) return writing;
-    const batch = waiting;
-    waiting = new Map();
-    writing = writing.then(() => write(batch)).catch(options.onError);
-    return writing;
-  }
-
   return {
     mark(siteId, at, failure) {
-      waiting.set(siteId, { at, failure });
-      timer ??= setTimeout(() => void flush(), delayMs);
+      queue.waiting.set(siteId, { at, failure });
+      queue.added();
     },
-    flush,
+    flush: queue.flush,
   };
 }
