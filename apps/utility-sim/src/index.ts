@@ -5,5 +5,6 @@ export * from "./control.ts";
 export * from "./control-http.ts";
 export * from "./pki.ts";
 export * from "./request-log.ts";
+export * from "./scenario-engine.ts";
 export * from "./server.ts";
 export * from "./state.ts";

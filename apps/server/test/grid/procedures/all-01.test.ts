@@ -1,7 +1,7 @@
 import { penSuffix } from "@ess/domain";
+import { on, type Procedure } from "@ess/utility-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allStepsComplete, endDeviceContents } from "./checks.ts";
-import { on, type Procedure } from "./engine.ts";
 import { type ProcedureWorld, programWithDefault, runProcedureWorld, SITE_SN, siteRequests } from "./procedure-world.ts";
 
 // ALL-01 Discovery with Out-of-Band Registration: the utility registered the site (PIN 111115,

@@ -1,7 +1,7 @@
 import { penSuffix } from "@ess/domain";
+import { on, type Procedure } from "@ess/utility-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allStepsComplete, derContents, endDeviceContents } from "./checks.ts";
-import { on, type Procedure } from "./engine.ts";
 import { type ProcedureWorld, programWithDefault, runProcedureWorld, SITE_SN } from "./procedure-world.ts";
 
 // ALL-02 Discovery with In-Band Registration: dcap, time, POST of the EndDevice, then its DER list;

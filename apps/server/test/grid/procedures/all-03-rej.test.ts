@@ -1,6 +1,6 @@
+import { on, type Procedure } from "@ess/utility-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allStepsComplete } from "./checks.ts";
-import { on, type Procedure } from "./engine.ts";
 import { type ProcedureWorld, programWithDefault, runProcedureWorld, SITE_SN } from "./procedure-world.ts";
 
 // ALL-03-REJ Client rejection of incorrect PIN: the utility registered the site with PIN 332211;

@@ -1,7 +1,7 @@
 import { penSuffix } from "@ess/domain";
+import { on, type Procedure } from "@ess/utility-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allStepsComplete, endDeviceContents } from "./checks.ts";
-import { on, type Procedure } from "./engine.ts";
 import { type ProcedureWorld, programWithDefault, runProcedureWorld, SITE_NMI, SITE_SN } from "./procedure-world.ts";
 
 // ALL-03 Connection Point registration: after the POST of the EndDevice the client PUTs its

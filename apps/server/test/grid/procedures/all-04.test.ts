@@ -1,6 +1,6 @@
+import { on, type Procedure } from "@ess/utility-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allStepsComplete } from "./checks.ts";
-import { on, type Procedure } from "./engine.ts";
 import { type ProcedureWorld, programWithDefault, runProcedureWorld } from "./procedure-world.ts";
 
 // ALL-04 Client Registration and PIN Validation: the utility registered the site with PIN 111115,

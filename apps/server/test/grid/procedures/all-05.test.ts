@@ -1,6 +1,6 @@
+import { on, type Procedure } from "@ess/utility-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allStepsComplete } from "./checks.ts";
-import { on, type Procedure } from "./engine.ts";
 import { type ProcedureWorld, programWithDefault, runProcedureWorld } from "./procedure-world.ts";
 
 // ALL-05 Client Response to Lack of RegistrationLink: the EndDevices carry no RegistrationLink; the

@@ -1,6 +1,6 @@
+import { on, type Procedure } from "@ess/utility-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allStepsComplete, pollsAtCorrectTime, READINGS, readingsAtLeast } from "./checks.ts";
-import { on, type Procedure } from "./engine.ts";
 import { controlNow, type ProcedureWorld, programWithDefault, runProcedureWorld, telemetry } from "./procedure-world.ts";
 
 // ALL-06 Individual Readings: the client reads the MirrorUsagePointList, creates its mirrors, reads

@@ -1,7 +1,7 @@
 import { CSIPAUS_NAMESPACE } from "@ess/sep2/xml.ts";
+import { on, type Procedure } from "@ess/utility-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allStepsComplete, derContents } from "./checks.ts";
-import { on, type Procedure } from "./engine.ts";
 import { type ProcedureWorld, programWithDefault, runProcedureWorld } from "./procedure-world.ts";
 
 // ALL-09 Capabilities and Settings: after reading its DER list the client PUTs the DER's status,

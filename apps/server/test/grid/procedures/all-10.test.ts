@@ -1,6 +1,6 @@
+import { on, type Procedure } from "@ess/utility-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allStepsComplete, READINGS, readingsAtLeast } from "./checks.ts";
-import { on, type Procedure } from "./engine.ts";
 import { type ProcedureWorld, programWithDefault, runProcedureWorld, setRates, telemetry } from "./procedure-world.ts";
 
 // ALL-10 Update telemetry post rates: at the first MirrorUsagePointList read postRate becomes 300 s;

@@ -1,6 +1,6 @@
+import { on, type Procedure } from "@ess/utility-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allStepsComplete, endDeviceContents } from "./checks.ts";
-import { on, type Procedure } from "./engine.ts";
 import { type ProcedureWorld, programWithDefault, RATES_60, runProcedureWorld, SITE_SN, setRates } from "./procedure-world.ts";
 
 // ALL-19 Update Function Set Assignments Poll Rate: the FSA list is polled every 300 s; at a read its

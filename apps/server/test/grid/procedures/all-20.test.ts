@@ -1,6 +1,6 @@
+import { on, type Procedure } from "@ess/utility-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allStepsComplete, endDeviceContents, gapsSeconds } from "./checks.ts";
-import { on, type Procedure } from "./engine.ts";
 import { type ProcedureWorld, programWithDefault, runProcedureWorld, SITE_SN, setRates } from "./procedure-world.ts";
 
 // ALL-20 Update DER Program Poll Rate: after a minute the DERProgramList pollRate becomes 120 s and

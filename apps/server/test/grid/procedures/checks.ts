@@ -1,6 +1,6 @@
 import type { DerRecord, EndDeviceRecord, RecordedReading, RequestLogEntry, UtilityControl } from "@ess/utility-sim";
+import { endpointMatches, type ProcedureRun } from "@ess/utility-sim";
 import { expect } from "vitest";
-import { endpointMatches, type ProcedureRun } from "./engine.ts";
 
 /**
  * The checks the procedures name (criteria), made on what the utility server recorded. Each fails

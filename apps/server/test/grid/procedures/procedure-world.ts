@@ -1,6 +1,13 @@
-import { type CommsRates, DEFAULT_PIN, type UtilityControl } from "@ess/utility-sim";
+import {
+  type Action,
+  type CommsRates,
+  DEFAULT_PIN,
+  type Procedure,
+  type ProcedureRun,
+  runProcedure,
+  type UtilityControl,
+} from "@ess/utility-sim";
 import { type GridWorld, NMIS, type SiteSpec, startGridWorld } from "../grid-world.ts";
-import { type Action, type Procedure, type ProcedureRun, runProcedure } from "./engine.ts";
 
 /**
  * One site (the procedures' EndDevice 1) and the console's grid client against the utility test

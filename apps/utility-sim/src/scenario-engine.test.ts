@@ -1,6 +1,8 @@
-import { compressedClock, RequestLog, type UtilityControl } from "@ess/utility-sim";
 import { describe, expect, it } from "vitest";
-import { endpointMatches, on, runProcedure } from "./engine.ts";
+import { compressedClock } from "./clock.ts";
+import type { UtilityControl } from "./control.ts";
+import { RequestLog } from "./request-log.ts";
+import { endpointMatches, on, runProcedure } from "./scenario-engine.ts";
 
 /** The engine needs only the clock and the request feed of the utility control. */
 function feed(factor: number) {

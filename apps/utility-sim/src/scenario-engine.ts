@@ -1,4 +1,5 @@
-import type { RequestLogEntry, RequestPhase, UtilityControl } from "@ess/utility-sim";
+import type { UtilityControl } from "./control.ts";
+import type { RequestLogEntry, RequestPhase } from "./request-log.ts";
 
 /**
  * A small step engine shaped like the published CSIP-AUS client test procedures: named steps, some
