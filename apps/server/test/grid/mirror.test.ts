@@ -10,10 +10,17 @@ describe("grid client: metering mirror", () => {
   beforeAll(async () => {
     world = await startGridWorld({ factor: 60, sites: [{ sn: "MUPSITE01", nmi: NMIS[0], ratedPowerKw: 5 }] });
     // Telemetry every 5 s over the last ten minutes and the next ten: grid alternating 1000/3000 W
-    // (average 2000), inverter 4000 W, 240 V, 50 % charge.
+    // and 200/600 var (averages 2000 W, 400 var), inverter 4000 W and −500 var, 240 V, 50 % charge.
     const now = world.clock.now();
     for (let t = now - 600_000, i = 0; t < now + 600_000; t += 5_000, i++)
-      await world.sample("MUPSITE01", t, { grid: i % 2 ? 3000 : 1000, inverter: 4000, voltage: 240, soc: 50 });
+      await world.sample("MUPSITE01", t, {
+        grid: i % 2 ? 3000 : 1000,
+        gridVar: i % 2 ? 600 : 200,
+        inverter: 4000,
+        inverterVar: -500,
+        voltage: 240,
+        soc: 50,
+      });
     await waitUntil(() => world.sim.control.readings().length >= 12, 20_000, "two rounds of readings");
   });
   afterAll(() => world?.close());
@@ -40,10 +47,10 @@ describe("grid client: metering mirror", () => {
     expect(siteW?.value).toBe(2000);
     expect(siteW?.timePeriod?.duration).toBe(60);
     expect((siteW?.timePeriod?.start ?? 1) % 60).toBe(0);
-    expect(latest("03", 63)?.value).toBe(0);
+    expect(latest("03", 63)?.value).toBe(400);
     expect(latest("03", 29)?.value).toBe(240);
     expect(latest("49", 38)?.value).toBe(4000);
-    expect(latest("49", 63)?.value).toBe(0);
+    expect(latest("49", 63)?.value).toBe(-500);
     // 50 % of the estimated 5 kW × 2 h battery.
     expect(latest("49", 72)?.value).toBe(5000);
     // Each reading covers a past interval: its end is not after it arrived.
