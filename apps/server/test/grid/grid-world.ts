@@ -49,11 +49,11 @@ export interface GridWorld {
   devices: Map<string, number>;
   alarms: PinMismatchEvent[];
   siteLfdi(sn: string): string;
-  /** Stores a telemetry sample of the device at server time `atMs` (W, var, V, %). */
+  /** Stores a telemetry sample of the device at server time `atMs` (W, var, V, %; null var: not reported). */
   sample(
     sn: string,
     atMs: number,
-    values: { grid: number; gridVar: number; inverter: number; inverterVar: number; voltage: number; soc: number },
+    values: { grid: number; gridVar: number | null; inverter: number; inverterVar: number | null; voltage: number; soc: number },
   ): Promise<void>;
   close(): Promise<void>;
 }
