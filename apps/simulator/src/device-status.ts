@@ -31,6 +31,17 @@ export function inverterState(s: PlantState): number {
   return acOut >= 0 ? 1 : 2;
 }
 
+/**
+ * Reactive power (var): the load draws it at a 0.98 power factor, the inverter delivers some (0.99
+ * of its AC output) and the grid the rest; off grid the inverter delivers all of it.
+ */
+export function reactivePower(s: PlantState): { gridVar: number; inverterVar: number } {
+  const loadVar = Math.round(s.loadW * 0.203);
+  if (s.effectiveMode === 7) return { gridVar: 0, inverterVar: loadVar };
+  const inverterVar = Math.round(Math.abs(s.pvW + s.batteryW) * 0.1425);
+  return { gridVar: loadVar - inverterVar, inverterVar };
+}
+
 /** Battery work state (`TP_0X04_30Filter`): 0 both allowed, 2 charge only, 3 discharge only. */
 export function batteryWork(s: PlantState, socMin: number): number {
   if (s.soc <= socMin) return 2;

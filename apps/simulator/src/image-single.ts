@@ -1,6 +1,6 @@
 import { baselineValues } from "@ess/contracts";
 import { BATTERY_DEFAULTS, REGISTERS, registersOfPage } from "@ess/domain";
-import { batteryState, type DeviceCondition, inverterState, r1, systemState } from "./device-status.ts";
+import { batteryState, type DeviceCondition, inverterState, r1, reactivePower, systemState } from "./device-status.ts";
 import { CELLS_PER_MODULE, type Plant, type PlantSettings } from "./plant.ts";
 import { factorySchedule } from "./schedule-factory.ts";
 
@@ -34,6 +34,7 @@ export function singlePhaseReadings(v: Values, plant: Plant, settings: PlantSett
   const volts = plant.batteryVoltage();
   const gridV = r1(s.gridV[0]);
   const acOut = s.pvW + s.batteryW;
+  const q = reactivePower(s);
   Object.assign(v, {
     mcuSoftwareVersion: c.firmware,
     currentModeOfTheSystem: s.effectiveMode,
@@ -59,6 +60,7 @@ export function singlePhaseReadings(v: Values, plant: Plant, settings: PlantSett
     gridVoltageA: gridV,
     apparentPowerOfThePowerGrid: Math.abs(s.gridW),
     activePowerOfThePowerGrid: s.gridW,
+    reactivePowerOfThePowerGrid: q.gridVar,
     ctCurrent: r1(s.gridW / gridV),
     ctPower: s.gridW,
     ctDirection: s.gridW >= 0 ? 0 : 1,
@@ -69,6 +71,7 @@ export function singlePhaseReadings(v: Values, plant: Plant, settings: PlantSett
     inverterOutputCurrentA: r1(Math.abs(acOut) / gridV),
     invertedApparentPowerA: Math.abs(acOut),
     invertedActivePowerA: acOut,
+    invertedReactivePowerA: q.inverterVar,
     loadVoltageA: gridV,
     loadCurrentA: r1(s.loadW / gridV),
     apparentPowerOfLoadA: s.loadW,

@@ -7,6 +7,7 @@ import {
   inverterState,
   kw,
   r1,
+  reactivePower,
   systemState,
 } from "./device-status.ts";
 import { CELLS_PER_MODULE, type Plant, type PlantSettings } from "./plant.ts";
@@ -66,6 +67,7 @@ export function threePhaseReadings(v: Values, plant: Plant, settings: PlantSetti
   const minCell = Math.min(...cells);
   const t = s.today;
   const T = s.total;
+  const q = reactivePower(s);
   Object.assign(v, {
     TP_0X04_1: c.firmware,
     TP_0X04_2: 100,
@@ -125,10 +127,12 @@ export function threePhaseReadings(v: Values, plant: Plant, settings: PlantSetti
     TP_0X04_1080: settings.socMin,
     TP_0X04_1109_1110: Math.abs(s.gridW),
     TP_0X04_1111_1112: s.gridW,
+    TP_0X04_1113_1114: q.gridVar,
     TP_0X04_1118: 0.99,
     TP_0X04_1128_1129: s.gridW,
     TP_0X04_1168_1169: Math.abs(s.pvW + s.batteryW),
     TP_0X04_1170_1171: s.pvW + s.batteryW,
+    TP_0X04_1172_1173: q.inverterVar,
     TP_0X04_1177: 0.99,
     TP_0X04_1218_1219: s.loadW,
     TP_0X04_1220_1221: s.loadW,
@@ -215,6 +219,13 @@ export function threePhaseReadings(v: Values, plant: Plant, settings: PlantSetti
   });
   ["1156_1157", "1158_1159", "1160_1161"].forEach((id, i) => {
     v[`TP_0X04_${id}`] = inverter[i] ?? 0;
+  });
+  // Reactive power by phase: the grid's shared like its active power, the inverter's evenly.
+  ["1103_1104", "1105_1106", "1107_1108"].forEach((id, i) => {
+    v[`TP_0X04_${id}`] = Math.round(q.gridVar * (LOAD_SHARE[i] ?? 0));
+  });
+  ["1162_1163", "1164_1165", "1166_1167"].forEach((id) => {
+    v[`TP_0X04_${id}`] = Math.round(q.inverterVar / 3);
   });
   ["1206_1207", "1208_1209", "1210_1211"].forEach((id, i) => {
     v[`TP_0X04_${id}`] = load[i] ?? 0;

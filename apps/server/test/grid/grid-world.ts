@@ -49,8 +49,12 @@ export interface GridWorld {
   devices: Map<string, number>;
   alarms: PinMismatchEvent[];
   siteLfdi(sn: string): string;
-  /** Stores a telemetry sample of the device at server time `atMs`. */
-  sample(sn: string, atMs: number, values: { grid: number; inverter: number; voltage: number; soc: number }): Promise<void>;
+  /** Stores a telemetry sample of the device at server time `atMs` (W, var, V, %; null var: not reported). */
+  sample(
+    sn: string,
+    atMs: number,
+    values: { grid: number; gridVar: number | null; inverter: number; inverterVar: number | null; voltage: number; soc: number },
+  ): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -153,9 +157,10 @@ export async function startGridWorld(options: {
       const id = devices.get(sn);
       seq++;
       await db.query(
-        `INSERT INTO telemetry_history (device_id, ts, seq, grid_power, inverter_power, grid_voltage, battery_soc, blocks)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, '\\x'::bytea)`,
-        [id, new Date(atMs), seq, v.grid, v.inverter, v.voltage, v.soc],
+        `INSERT INTO telemetry_history (device_id, ts, seq, grid_power, grid_reactive_power, inverter_power,
+                                        inverter_reactive_power, grid_voltage, battery_soc, blocks)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, '\\x'::bytea)`,
+        [id, new Date(atMs), seq, v.grid, v.gridVar, v.inverter, v.inverterVar, v.voltage, v.soc],
       );
       await db.query(
         `INSERT INTO device_latest (device_id, ts, seq, received_at) VALUES ($1, $2, $3, $2)

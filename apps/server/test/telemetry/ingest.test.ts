@@ -78,6 +78,13 @@ describe.each(testBrokers())("telemetry through the $name", ({ env }) => {
     expect(latest.quantities.grid_power).toBe(state.gridW);
     expect(latest.values.TP_0X04_1074).toBe(Math.round(state.soc));
     expect(latest.values.TP_0X04_32780_32787).toBe("H3-12K");
+    // Reactive power as reported; the simulated load's var comes from the inverter and the grid.
+    expect(latest.quantities.grid_reactive_power).toBe(latest.values.TP_0X04_1113_1114);
+    expect(latest.quantities.inverter_reactive_power).toBe(latest.values.TP_0X04_1172_1173);
+    expect((latest.quantities.grid_reactive_power ?? 0) + (latest.quantities.inverter_reactive_power ?? 0)).toBeCloseTo(
+      state.loadW * 0.203,
+      -1,
+    );
     // Online within a second of the first frame (last-seen times are written once a second).
     await expect
       .poll(
@@ -87,9 +94,14 @@ describe.each(testBrokers())("telemetry through the $name", ({ env }) => {
       )
       .toBe(1);
     const singleLive = await get(`/admin/device/telemetry/latest?deviceId=${single.id}`);
-    expect((singleLive.body.data as { latest: { values: Record<string, number> } }).latest.values.batteryTotalSoc).toBe(
-      Math.round(sim.single.brain.plant.state.soc),
-    );
+    const singleLatest = (
+      singleLive.body.data as { latest: { quantities: Record<string, number>; values: Record<string, number> } }
+    ).latest;
+    expect(singleLatest.values.batteryTotalSoc).toBe(Math.round(sim.single.brain.plant.state.soc));
+    expect(singleLatest.quantities.grid_reactive_power).toBe(singleLatest.values.reactivePowerOfThePowerGrid);
+    const { invertedReactivePowerA: a, invertedReactivePowerB: b, invertedReactivePowerC: c } = singleLatest.values;
+    expect(a).toBeGreaterThanOrEqual(0);
+    expect(singleLatest.quantities.inverter_reactive_power).toBe((a ?? 0) + (b ?? 0) + (c ?? 0));
 
     // The daily energy takes in stored readings on its own interval; take them in now.
     await runtime.telemetry.rollup.flush();

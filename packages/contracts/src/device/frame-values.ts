@@ -247,7 +247,7 @@ export function keyQuantities(frame: DecodedFrame, product: Product): (number | 
 
 /**
  * Four decimals, rounding halves away from zero as toFixed(4) does, without the string toFixed
- * makes: this runs for 29 quantities of every frame.
+ * makes: this runs for every key quantity of every frame.
  */
 function round4(x: number): number {
   return x < 0 ? -Math.round(-x * 10_000) / 10_000 : Math.round(x * 10_000) / 10_000;

@@ -50,6 +50,8 @@ describe("values of a frame", () => {
   const values = {
     TP_0X04_1082: 230.5,
     TP_0X04_1128_1129: -2500,
+    TP_0X04_1113_1114: -1800,
+    TP_0X04_1172_1173: 950,
     TP_0X04_1074: 63,
     TP_0X04_1061: 3.12,
     TP_0X04_1062: 1.5,
@@ -66,6 +68,8 @@ describe("values of a frame", () => {
     const kq = keyQuantities(frame, "three");
     expect(kq[column("pv_power")]).toBe(4620);
     expect(kq[column("grid_power")]).toBe(-2500);
+    expect(kq[column("grid_reactive_power")]).toBe(-1800);
+    expect(kq[column("inverter_reactive_power")]).toBe(950);
     expect(kq[column("battery_soc")]).toBe(63);
     expect(kq[column("pv_total")]).toBe(12345.6);
     expect(kq[column("system_state")]).toBe(7);
@@ -95,6 +99,10 @@ describe("values of a frame", () => {
           batteryTotalSoc: 81,
           totalPowerGeneration: 4321.5,
           batteryCurrent: -12.5,
+          reactivePowerOfThePowerGrid: -320,
+          invertedReactivePowerA: 410,
+          invertedReactivePowerB: 25,
+          invertedReactivePowerC: -5,
         }),
       ),
     );
@@ -104,6 +112,9 @@ describe("values of a frame", () => {
     expect(kq[column("battery_soc")]).toBe(81);
     expect(kq[column("pv_total")]).toBe(4321.5);
     expect(kq[column("battery_current")]).toBe(-12.5);
+    expect(kq[column("grid_reactive_power")]).toBe(-320);
+    // Phases B and C, where a product has them, add to A.
+    expect(kq[column("inverter_reactive_power")]).toBe(430);
     expect(kq[column("battery_soh")]).toBeNull();
   });
 

@@ -6,12 +6,15 @@ import type { RegisterId } from "../catalogue/catalogue.ts";
  * curves and rollups never decode whole frames; everything else stays in the frame's register blocks.
  *
  * Sign conventions (ours, documented in docs/device-protocol.md): grid power > 0 imports from the
- * grid, < 0 exports; battery power > 0 discharges, < 0 charges.
+ * grid, < 0 exports; battery power > 0 discharges, < 0 charges. Reactive power is summed as the
+ * registers give it: their sign is not documented, so we assume the orientation of their active
+ * counterparts — grid var > 0 drawn from the grid (like an import), inverter var > 0 delivered by
+ * the inverter (like its output power).
  */
 export interface KeyQuantity {
   /** Column of the history and latest-state tables. */
   column: string;
-  unit: "W" | "%" | "V" | "A" | "Hz" | "°C" | "kWh" | "";
+  unit: "W" | "var" | "%" | "V" | "A" | "Hz" | "°C" | "kWh" | "";
   /** Registers whose engineering values are added up (converted to `unit`); empty: not reported. */
   three: readonly RegisterId[];
   single: readonly RegisterId[];
@@ -31,6 +34,14 @@ export const KEY_QUANTITIES = [
   q("grid_power", "W", ["TP_0X04_1128_1129"], ["electricityMeterPower"]),
   q("generator_power", "W", ["TP_0X04_1271_1272"], ["HM_0X04_434"]),
   q("inverter_power", "W", ["TP_0X04_1170_1171"], ["invertedActivePowerA"]),
+  // Single-phase: A is the inverter's reactive power; B and C carry the other phases where there are any.
+  q("grid_reactive_power", "var", ["TP_0X04_1113_1114"], ["reactivePowerOfThePowerGrid"]),
+  q(
+    "inverter_reactive_power",
+    "var",
+    ["TP_0X04_1172_1173"],
+    ["invertedReactivePowerA", "invertedReactivePowerB", "invertedReactivePowerC"],
+  ),
   q("battery_soc", "%", ["TP_0X04_1074"], ["batteryTotalSoc"]),
   q("battery_soh", "%", ["TP_0X04_1075"], []),
   q("system_state", "", ["TP_0X04_1050"], ["systemRunStatus"]),

@@ -7,11 +7,13 @@ import { type DerFacts, STORAGE_HOURS } from "./der-descriptions.ts";
  * interval. Sites ask one device at a time; the reads of the sites asking together are one query.
  */
 
-/** Averages of a device's telemetry over one post interval (W, V, %); null where no sample had the value. */
+/** Averages of a device's telemetry over one post interval (W, var, V, %); null where no sample had the value. */
 export interface IntervalAverages {
   samples: number;
   sitePowerW: number | null;
+  siteReactiveVar: number | null;
   derPowerW: number | null;
+  derReactiveVar: number | null;
   voltageV: number | null;
   socPercent: number | null;
 }
@@ -19,7 +21,15 @@ export interface IntervalAverages {
 /** Rated power when neither the device nor staff gave one: the smallest model's 5 kW. */
 const FALLBACK_RATED_KW = 5;
 
-const NO_SAMPLES: IntervalAverages = { samples: 0, sitePowerW: null, derPowerW: null, voltageV: null, socPercent: null };
+const NO_SAMPLES: IntervalAverages = {
+  samples: 0,
+  sitePowerW: null,
+  siteReactiveVar: null,
+  derPowerW: null,
+  derReactiveVar: null,
+  voltageV: null,
+  socPercent: null,
+};
 
 function derFacts(row: { rated: number | null; online: number; soc: number | null } | undefined): DerFacts {
   const ratedPowerW = (row?.rated ?? FALLBACK_RATED_KW) * 1000;
@@ -63,19 +73,31 @@ export function createDeviceFacts(db: Db) {
           id: number;
           n: number;
           site: number | null;
+          site_var: number | null;
           der: number | null;
+          der_var: number | null;
           v: number | null;
           soc: number | null;
         }>(
           // Samples with from < ts ≤ to: a reading stamped at the interval's end belongs to it.
           `SELECT device_id::int AS id, count(*)::int AS n, avg(grid_power)::float8 AS site,
-                  avg(inverter_power)::float8 AS der, avg(grid_voltage)::float8 AS v, avg(battery_soc)::float8 AS soc
+                  avg(grid_reactive_power)::float8 AS site_var, avg(inverter_power)::float8 AS der,
+                  avg(inverter_reactive_power)::float8 AS der_var, avg(grid_voltage)::float8 AS v,
+                  avg(battery_soc)::float8 AS soc
              FROM telemetry_history WHERE device_id = ANY($1::bigint[]) AND ts > $2 AND ts <= $3
             GROUP BY device_id`,
           [ids, from, to],
         );
         for (const r of rows)
-          found.set(`${r.id}|${span}`, { samples: r.n, sitePowerW: r.site, derPowerW: r.der, voltageV: r.v, socPercent: r.soc });
+          found.set(`${r.id}|${span}`, {
+            samples: r.n,
+            sitePowerW: r.site,
+            siteReactiveVar: r.site_var,
+            derPowerW: r.der,
+            derReactiveVar: r.der_var,
+            voltageV: r.v,
+            socPercent: r.soc,
+          });
       }
       return found;
     },

@@ -7,8 +7,10 @@ import { readList } from "./list-reader.ts";
 /**
  * The site's metering mirror: one MirrorUsagePoint for the connection point (site) and one for the
  * DER, each with its reading streams, then averaged readings every postRate (CSIP-AUS: averages
- * over the interval, timestamped at its end, on minute boundaries). Reactive power is not measured
- * by the devices; it is reported as 0 var.
+ * over the interval, timestamped at its end, on minute boundaries). Var is the devices' reported
+ * reactive power (key quantities grid_reactive_power, inverter_reactive_power), posted with the sign
+ * the devices give it: site var > 0 drawn from the grid, DER var > 0 delivered by the inverter (see
+ * KEY_QUANTITIES on what is assumed).
  */
 
 /** UomType: 38 W, 63 var, 29 V, 72 Wh. */
@@ -109,9 +111,9 @@ export async function syncMirrors(ctx: GridContext, site: Site, defaultPostRate:
 }
 
 function values(averages: IntervalAverages, role: Role, storageWh: number): Record<Quantity, number | null> {
-  if (role === "site") return { W: averages.sitePowerW, var: 0, V: averages.voltageV, Wh: null };
+  if (role === "site") return { W: averages.sitePowerW, var: averages.siteReactiveVar, V: averages.voltageV, Wh: null };
   const storedWh = averages.socPercent === null ? null : (storageWh * averages.socPercent) / 100;
-  return { W: averages.derPowerW, var: 0, V: null, Wh: storedWh };
+  return { W: averages.derPowerW, var: averages.derReactiveVar, V: null, Wh: storedWh };
 }
 
 /** Posts the averages of the interval ending at `endMs` to both mirrors; skipped when no sample fell in it. */

@@ -111,9 +111,12 @@ export function siteRequests(world: GridWorld) {
   return world.sim.control.requests({ lfdi: world.aggregatorLfdi });
 }
 
-/** Telemetry every 10 s from ten minutes before now to `minutes` after (server time): 1 kW import, 3 kW inverter, 240 V. */
+/**
+ * Telemetry every 10 s from ten minutes before now to `minutes` after (server time): 1 kW and 300 var
+ * import, 3 kW and 200 var from the inverter, 240 V.
+ */
 export async function telemetry(world: GridWorld, minutes: number): Promise<void> {
   const now = world.clock.now();
   for (let t = now - 600_000; t < now + minutes * 60_000; t += 10_000)
-    await world.sample(SITE_SN, t, { grid: 1000, inverter: 3000, voltage: 240, soc: 50 });
+    await world.sample(SITE_SN, t, { grid: 1000, gridVar: 300, inverter: 3000, inverterVar: 200, voltage: 240, soc: 50 });
 }
