@@ -211,6 +211,7 @@ export function startGridClient(options: GridClientOptions): GridClient {
     const signal = AbortSignal.any([stop.signal, site.stop.signal]);
     const id = site.row.id;
     let programsRate = DEFAULT_RATES.derpList;
+    let assignmentsMs = DEFAULT_RATES.fsaList * 1000;
     // The program poll and the event timer both answer events: one at a time, or a response goes twice.
     let turn: Promise<unknown> = Promise.resolve();
     const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
@@ -227,7 +228,8 @@ export function startGridClient(options: GridClientOptions): GridClient {
       async () => {
         const read = pollAssignments(ctx, site);
         firstAssignments ??= read.catch(() => undefined);
-        return rateMs(await read, DEFAULT_RATES.fsaList);
+        assignmentsMs = rateMs(await read, DEFAULT_RATES.fsaList);
+        return assignmentsMs;
       },
       id,
     );
@@ -239,6 +241,9 @@ export function startGridClient(options: GridClientOptions): GridClient {
         const rate = await exclusive(() => pollPrograms(ctx, site));
         programsRate = rate ?? programsRate;
         options.metrics.gridLastSuccess.set({ site: String(id) }, seconds(clock.now()));
+        // No program assigned yet, so no list and no rate of its own: look again just after the
+        // assignments' next read, so a program assigned then is read at once, not a period later.
+        if (site.programLists.length === 0) return assignmentsMs + 50;
         return programsRate * 1000;
       },
       id,
