@@ -63,12 +63,17 @@ describe.skipIf(!CHROMIUM)("the demo fleet at the demo utility, in the IEEE cent
         .locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option", { hasText: "DERControlList" })
         .first()
         .click();
-      await drawer.getByTestId("ieee-received-search").click();
+      // The program's control list is read once the site's assignments name the program: search
+      // again until it has been, as a user would.
       await expect
-        .poll(async () => {
-          const texts = await rows.allTextContents();
-          return texts.length > 0 && texts.every((t) => t.includes("DERControlList"));
-        })
+        .poll(
+          async () => {
+            await drawer.getByTestId("ieee-received-search").click();
+            const texts = await rows.allTextContents();
+            return texts.length > 0 && texts.every((t) => t.includes("DERControlList"));
+          },
+          { timeout: 30_000, interval: 1000 },
+        )
         .toBe(true);
     }
     await rows.first().locator(".ant-table-row-expand-icon").click();
@@ -120,6 +125,6 @@ describe.skipIf(!CHROMIUM)("the demo fleet at the demo utility, in the IEEE cent
         await page.close();
       }
     },
-    60_000,
+    120_000,
   );
 });
