@@ -4,6 +4,7 @@ import { PRODUCT, setPhoneDefaultCountry } from "@ess/domain";
 import type { FastifyInstance } from "fastify";
 import { pino } from "pino";
 import { type AppDeps, buildApp } from "./app.ts";
+import { type LeasedJob, startLeasedJob } from "./cluster/job-lease.ts";
 import type { Config } from "./config/config.ts";
 import { fieldCipherFrom } from "./crypto/field-key.ts";
 import { auditedDb } from "./db/audited-db.ts";
@@ -47,8 +48,11 @@ export interface Runtime {
   /** Live pushes to the consoles; the same hub the gateway at /act/ws serves (ingest publishes here). */
   realtime: RealtimeHub;
   ota: OtaEngine;
-  /** The utility (IEEE 2030.5) client; null unless ESS_GRID_DCAP_URL is set. */
-  grid: GridClient | null;
+  /**
+   * The utility (IEEE 2030.5) client while this process holds the `grid` job's lease (one process
+   * of the console runs it); null otherwise, and always null unless ESS_GRID_DCAP_URL is set.
+   */
+  readonly grid: GridClient | null;
   close(): Promise<void>;
 }
 
@@ -284,21 +288,33 @@ export async function startRuntime(
     void messages.tick();
     messages.start();
     closers.push(() => messages.stop());
-    let grid: GridClient | null = null;
+    // The grid client runs in one process of the console: two would poll the utility twice.
+    let gridLease: LeasedJob<GridClient> | null = null;
     if (gridCredentials && config.ESS_GRID_DCAP_URL) {
-      const started = startGridClient({
+      const dcapUrl = config.ESS_GRID_DCAP_URL;
+      const lease = startLeasedJob({
         db,
-        credentials: gridCredentials,
-        dcapUrl: config.ESS_GRID_DCAP_URL,
-        pen: config.ESS_GRID_PEN,
-        scope: config.ESS_GRID_SITES,
-        defaultPin: config.ESS_GRID_PIN,
-        log: log.child({ module: "grid" }),
+        job: "grid",
+        ttlMs: config.ESS_JOB_LEASE_TTL_MS,
+        log: log.child({ module: "lease" }),
         metrics,
-        onPinMismatch: createGridReminders({ hub: realtime, t: translator("en-US") }),
+        start: () =>
+          startGridClient({
+            db,
+            credentials: gridCredentials,
+            dcapUrl,
+            pen: config.ESS_GRID_PEN,
+            scope: config.ESS_GRID_SITES,
+            defaultPin: config.ESS_GRID_PIN,
+            log: log.child({ module: "grid" }),
+            metrics,
+            onPinMismatch: createGridReminders({ hub: realtime, t: translator("en-US") }),
+          }),
       });
-      grid = started;
-      closers.push(() => started.stop());
+      gridLease = lease;
+      closers.push(() => lease.stop());
+      // A lone process (PGlite, or the first of a console) has the client running once started.
+      await lease.firstTry;
     }
     return {
       app,
@@ -310,7 +326,9 @@ export async function startRuntime(
       faults: faults.services,
       realtime,
       ota,
-      grid,
+      get grid() {
+        return gridLease?.current() ?? null;
+      },
       close: closeAll,
     };
   } catch (error) {

@@ -113,6 +113,12 @@ export function createMetrics() {
       labelNames: ["site"] as const,
       registers: [registry],
     }),
+    jobLeader: new Gauge({
+      name: "ess_job_leader",
+      help: "1 while this process holds the job's lease and runs the job (jobs that run in one process of the console)",
+      labelNames: ["job"] as const,
+      registers: [registry],
+    }),
   };
 }
 

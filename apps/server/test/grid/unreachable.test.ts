@@ -48,6 +48,9 @@ describe("grid connection to an unreachable utility", () => {
     await waitUntil(async () => (await failures()) >= 1, 10_000, "a counted failure");
     const health = await fetch(`${runtime.url}metrics`);
     expect(health.status).toBe(200);
-    expect(await health.text()).toMatch(/ess_grid_requests_total\{method="GET",status="0"\} [1-9]/);
+    const text = await health.text();
+    expect(text).toMatch(/ess_grid_requests_total\{method="GET",status="0"\} [1-9]/);
+    // The only process of this console holds the grid job's lease and runs the client.
+    expect(text).toMatch(/ess_job_leader\{job="grid"\} 1/);
   });
 });

@@ -29,11 +29,11 @@ export async function startTestRuntime(
     ...env,
   });
   const runtime = await startRuntime(config, options);
-  return {
-    ...runtime,
-    async close() {
-      await runtime.close();
-      await database?.drop();
-    },
+  // Not a copy: some of the runtime's properties are read when asked (`grid`).
+  const close = runtime.close;
+  runtime.close = async () => {
+    await close();
+    await database?.drop();
   };
+  return runtime;
 }
