@@ -64,7 +64,9 @@ export function createDeviceFacts(db: Db) {
       for (const key of keys) {
         const [device, ...interval] = key.split("|");
         const span = interval.join("|");
-        byInterval.set(span, [...(byInterval.get(span) ?? []), Number(device)]);
+        const ids = byInterval.get(span) ?? [];
+        ids.push(Number(device));
+        byInterval.set(span, ids);
       }
       const found = new Map<string, IntervalAverages>();
       for (const [span, ids] of byInterval) {
