@@ -1,42 +1,19 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createCertificateAuthority, issueClientCertificate } from "@ess/sep2/certificates.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Runtime } from "../../src/runtime.ts";
 import { waitUntil } from "../helpers/reminders.ts";
 import { startTestRuntime } from "../helpers/runtime.ts";
-
-/** A port nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { unreachableUtility } from "./unreachable-utility.ts";
 
 describe("grid connection to an unreachable utility", () => {
   let runtime: Runtime;
-  let dir: string;
+  let utility: Awaited<ReturnType<typeof unreachableUtility>>;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "grid-down-"));
-    const ca = await createCertificateAuthority({ commonName: "CA" });
-    const mine = await issueClientCertificate(ca, { commonName: "aggregator" });
-    writeFileSync(join(dir, "c.pem"), mine.certificatePem);
-    writeFileSync(join(dir, "k.pem"), mine.privateKeyPem);
-    writeFileSync(join(dir, "ca.pem"), ca.certificatePem);
-    runtime = await startTestRuntime({
-      ESS_GRID_DCAP_URL: `https://127.0.0.1:${await closedPort()}/dcap`,
-      ESS_GRID_CERT: join(dir, "c.pem"),
-      ESS_GRID_KEY: join(dir, "k.pem"),
-      ESS_GRID_CA: join(dir, "ca.pem"),
-    });
+    utility = await unreachableUtility("grid-down-");
+    runtime = await startTestRuntime(utility.env);
   });
   afterAll(async () => {
     await runtime?.close();
-    rmSync(dir, { recursive: true, force: true });
+    utility?.remove();
   });
 
   it("starts the console anyway and counts the failed attempts", async () => {
