@@ -123,6 +123,8 @@ describe.skipIf(!CHROMIUM)("forms answer while typing, in Chromium", () => {
     const devices = page.getByTestId("user-devices");
     await expect.poll(() => devices.textContent()).toContain("ESSFORM0001");
     expect(await devices.textContent()).not.toContain("ESSFORM0002");
+    // The panel slides in; a click while it still moves can land beside the link and be lost.
+    await page.waitForFunction(() => document.getAnimations().length === 0, null, { timeout: 3000 }).catch(() => undefined);
     await page.getByTestId("user-device-ESSFORM0001").click();
     await page.waitForURL(new RegExp(`#/device/details/${bound.id}`));
 
