@@ -80,6 +80,7 @@ export async function syncMirrors(ctx: GridContext, site: Site, defaultPostRate:
     return new Map(items.map((m) => [m.mRID, m]));
   });
   const locations: Partial<Record<Role, string>> = {};
+  let createdAt = site.mups?.createdAt;
   for (const role of ["site", "der"] as const) {
     const listed = listedByMrid.get(mrid(ctx, site, "mup", role));
     if (listed?.href) {
@@ -89,7 +90,7 @@ export async function syncMirrors(ctx: GridContext, site: Site, defaultPostRate:
     }
     // Created after that read: the list did not hold it yet.
     const made = site.mups?.[role];
-    if (made && (site.mups?.createdAt ?? 0) >= readAt) {
+    if (made && (createdAt ?? 0) >= readAt) {
       locations[role] = made;
       continue;
     }
@@ -104,9 +105,9 @@ export async function syncMirrors(ctx: GridContext, site: Site, defaultPostRate:
     locations[role] = reply.location;
     const created = await ctx.http.get(reply.location, ["MirrorUsagePoint"], site.row.id);
     if (created.postRate) postRate = created.postRate;
-    site.mups = { ...(site.mups ?? { site: "", der: "", postRate }), [role]: reply.location, createdAt: ctx.clock.now() };
+    createdAt = ctx.clock.now();
   }
-  site.mups = { site: locations.site as string, der: locations.der as string, postRate, createdAt: site.mups?.createdAt };
+  site.mups = { site: locations.site as string, der: locations.der as string, postRate, createdAt };
   return postRate;
 }
 
