@@ -11,7 +11,7 @@ import { createFieldCipher, type FieldCipher } from "./crypto/field-cipher.ts";
 import "./http/augment.ts";
 import { auditedDb } from "./db/audited-db.ts";
 import type { Db } from "./db/db.ts";
-import { createFileStore, type FileStore } from "./files/file-store.ts";
+import { createFolderStore, type FileStore } from "./files/file-store.ts";
 import type { RouteEntry } from "./http/augment.ts";
 import {
   boundedServerOptions,
@@ -109,7 +109,7 @@ export interface AppDeps {
   smsSender?: SmsSender;
   /** Social sign-in providers (none by default). */
   socialProviders?: readonly SocialProvider[];
-  /** Uploaded files (DATA_DIR/files); a temporary folder when absent (tests). */
+  /** Uploaded files (ESS_FILE_STORE); a temporary folder when absent (tests). */
   files?: FileStore;
   /** Seals bank details at rest; a cipher of a random key when absent (tests). */
   fieldCipher?: FieldCipher;
@@ -261,7 +261,7 @@ export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
   registerDeviceRoutes(app, deps.db, deps.disconnectDevice);
   registerStatisticsRoutes(app, deps.db);
   registerBoardRoutes(app, deps.db);
-  const files = deps.files ?? createFileStore(join(tmpdir(), `ess-files-${process.pid}`));
+  const files = deps.files ?? createFolderStore(join(tmpdir(), `ess-files-${process.pid}`));
   registerFirmwareRoutes(app, { db: deps.db, files });
   registerMediaRoutes(app, { db: deps.db, files });
   registerArticleRoutes(app, { db: deps.db });

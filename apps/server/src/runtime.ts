@@ -1,5 +1,4 @@
 import { hostname } from "node:os";
-import { join } from "node:path";
 import { PRODUCT, setPhoneDefaultCountry } from "@ess/domain";
 import type { FastifyInstance } from "fastify";
 import { pino } from "pino";
@@ -11,7 +10,7 @@ import { auditedDb } from "./db/audited-db.ts";
 import type { Db } from "./db/db.ts";
 import { migrate } from "./db/migrate.ts";
 import { openDatabase } from "./db/open.ts";
-import { createFileStore } from "./files/file-store.ts";
+import { openFileStore } from "./files/open-file-store.ts";
 import { createTranslator } from "./i18n/translator.ts";
 import { configurePasswordHashing } from "./modules/auth/password.ts";
 import { type FaultServices, startFaults } from "./modules/faults/faults.runtime.ts";
@@ -232,7 +231,7 @@ export async function startRuntime(
       disconnectDevice: embedded?.disconnectDevice,
       telemetry: telemetry.services,
       faults: faults.services,
-      files: createFileStore(join(config.DATA_DIR, "files")),
+      files: await openFileStore(config, db, log),
       fieldCipher,
       ota,
       accessTokenTtlS: config.ESS_ACCESS_TOKEN_TTL_S,

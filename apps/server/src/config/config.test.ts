@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, redactUrl } from "./config.ts";
+import { ConfigError, fileStoreKind, loadConfig, redactUrl } from "./config.ts";
 
 describe("configuration from the environment", () => {
   it("uses the embedded defaults when nothing is set", () => {
@@ -23,6 +23,7 @@ describe("configuration from the environment", () => {
     ],
     [{ MQTT_PORT: "1883" }, 'MQTT_PORT="1883" is not valid: expected a port other than 1883 (kept free for a system broker).'],
     [{ ESS_CAPTCHA: "no" }, 'ESS_CAPTCHA="no" is not valid: expected on or off.'],
+    [{ ESS_FILE_STORE: "s3" }, 'ESS_FILE_STORE="s3" is not valid: expected folder or database.'],
     [{ LOG_LEVEL: "loud" }, 'LOG_LEVEL="loud" is not valid: expected one of fatal, error, warn, info, debug, trace, silent.'],
     [
       { ESS_ADMIN_PASSWORD: "short" },
@@ -35,6 +36,14 @@ describe("configuration from the environment", () => {
 
   it("reports every wrong variable at once", () => {
     expect(() => loadConfig({ PORT: "x", MQTT_URL: "http://nope" })).toThrow(/PORT=.*MQTT_URL=/);
+  });
+
+  it("keeps uploads in the database when on a PostgreSQL server, in DATA_DIR/files otherwise, unless told", () => {
+    const pg = "postgres://ess@db:5432/ess";
+    expect(fileStoreKind(loadConfig({}))).toBe("folder");
+    expect(fileStoreKind(loadConfig({ DATABASE_URL: pg }))).toBe("database");
+    expect(fileStoreKind(loadConfig({ DATABASE_URL: pg, ESS_FILE_STORE: "folder" }))).toBe("folder");
+    expect(fileStoreKind(loadConfig({ ESS_FILE_STORE: "database" }))).toBe("database");
   });
 
   it("never prints a database password", () => {

@@ -41,6 +41,12 @@ export const configSchema = z.object({
   DATABASE_POOL_SIZE: positiveInt(10, "a whole number of connections above 0"),
   DATABASE_CONNECT_TIMEOUT_MS: positiveInt(5000, "a whole number of milliseconds above 0"),
   DATA_DIR: z.string().min(1, "a folder path").default("./data"),
+  /**
+   * Where uploaded packages and images are kept: `folder` (DATA_DIR/files, this process only) or
+   * `database` (every process on the database serves them). Unset: `database` with DATABASE_URL,
+   * `folder` with the embedded database (fileStoreKind).
+   */
+  ESS_FILE_STORE: z.enum(["folder", "database"], { message: "folder or database" }).optional(),
   /** Unset: embedded broker on MQTT_PORT (and WebSocket at /mqtt). Set: an external broker. */
   MQTT_URL: z
     .string()
@@ -295,6 +301,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     return `${name}=${shown} is not valid: expected ${issue.message}.`;
   });
   throw new ConfigError(lines.join(" "));
+}
+
+/**
+ * The file store in use: a console on a PostgreSQL server may run as several processes, each of
+ * which must serve every package, so there the database is the default.
+ */
+export function fileStoreKind(config: Pick<Config, "ESS_FILE_STORE" | "DATABASE_URL">): "folder" | "database" {
+  return config.ESS_FILE_STORE ?? (config.DATABASE_URL ? "database" : "folder");
 }
 
 /** The connection URL without its password, for messages and logs. */

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
-import { createReadStream, type ReadStream } from "node:fs";
+import { createReadStream } from "node:fs";
 import { mkdir, rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { Readable } from "node:stream";
 import { crc32 } from "node:zlib";
 
 export interface StoredBytes {
@@ -11,14 +12,22 @@ export interface StoredBytes {
 }
 
 /**
- * Uploaded files on disk (`DATA_DIR/files`), named by their SHA-256 digest: the same package
- * uploaded twice is stored once, and a name can never point at other bytes. Written to a
- * temporary name and renamed, so a crash never leaves half a file under a digest.
+ * Where uploaded files (firmware packages, images) are kept, named by their SHA-256 digest: the
+ * same bytes uploaded twice are stored once, and a name can never point at other bytes. A
+ * folder of this process (`folder`, below) or the database every process reaches
+ * (`database`, database-store.ts), chosen by ESS_FILE_STORE (open-file-store.ts).
  */
+export interface FileStore {
+  readonly kind: "folder" | "database";
+  put(bytes: Uint8Array): Promise<StoredBytes>;
+  /** The stored bytes of a digest as a stream (rejects when there are none). */
+  open(sha256: string): Promise<{ stream: Readable; size: number }>;
+}
+
 // A 64 MB package takes SHA-256 and CRC-32 over 100 ms: in slices, with the event loop free between.
 const SLICE_BYTES = 4 * 1024 * 1024;
 
-async function digestsOf(bytes: Uint8Array): Promise<{ sha256: string; crc32: string }> {
+export async function digestsOf(bytes: Uint8Array): Promise<{ sha256: string; crc32: string }> {
   const sha = createHash("sha256");
   let crc = 0;
   for (let at = 0; at < bytes.length; at += SLICE_BYTES) {
@@ -30,15 +39,25 @@ async function digestsOf(bytes: Uint8Array): Promise<{ sha256: string; crc32: st
   return { sha256: sha.digest("hex"), crc32: crc.toString(16).padStart(8, "0") };
 }
 
-export function createFileStore(dir: string) {
+export const isDigest = (text: string) => /^[0-9a-f]{64}$/.test(text);
+
+function checkDigest(sha256: string) {
+  if (!isDigest(sha256)) throw new Error("not a SHA-256 digest");
+}
+
+/**
+ * Uploaded files on disk (`DATA_DIR/files`), reachable by this process only. Written to a
+ * temporary name and renamed, so a crash never leaves half a file under a digest.
+ */
+export function createFolderStore(dir: string): FileStore {
   const ready = mkdir(dir, { recursive: true });
   const pathOf = (sha256: string) => {
-    if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error("not a SHA-256 digest");
+    checkDigest(sha256);
     return join(dir, sha256);
   };
   return {
-    dir,
-    async put(bytes: Uint8Array): Promise<StoredBytes> {
+    kind: "folder",
+    async put(bytes) {
       await ready;
       const { sha256, crc32: crc } = await digestsOf(bytes);
       const target = pathOf(sha256);
@@ -53,14 +72,10 @@ export function createFileStore(dir: string) {
       }
       return { sha256, crc32: crc, size: bytes.length };
     },
-    /** The stored bytes of a digest as a stream (rejects when the file is missing). */
-    async open(sha256: string): Promise<{ stream: ReadStream; size: number }> {
+    async open(sha256) {
       const path = pathOf(sha256);
       const { size } = await stat(path);
       return { stream: createReadStream(path), size };
     },
-    pathOf,
   };
 }
-
-export type FileStore = ReturnType<typeof createFileStore>;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { type AppDeps, buildApp } from "../../src/app.ts";
 import type { Db } from "../../src/db/db.ts";
+import type { FileStore } from "../../src/files/file-store.ts";
 import { createTranslator } from "../../src/i18n/translator.ts";
 import { seedFoundation } from "../../src/seed/foundation.seed.ts";
 import { seedIdentity } from "../../src/seed/identity.seed.ts";
@@ -30,6 +31,8 @@ export async function createTestApp(
     repeatGuardMs?: number;
     /** The built console to serve (none unless a test is about it). */
     webDist?: string;
+    /** The file store on the test's database (a temporary folder unless given). */
+    files?: (db: Db) => FileStore;
   } & Pick<AppDeps, "signIn" | "demoMode" | "smsSender" | "socialProviders"> = {},
 ): Promise<TestApp> {
   const db = await createTestDb();
@@ -50,6 +53,7 @@ export async function createTestApp(
     signIn: { ...options.signIn, captcha: options.captcha ?? false },
     repeatGuardMs: options.repeatGuardMs ?? 0,
     demoMode: options.demoMode ?? false,
+    ...(options.files ? { files: options.files(db) } : {}),
     ...(options.smsSender ? { smsSender: options.smsSender } : {}),
     ...(options.socialProviders ? { socialProviders: options.socialProviders } : {}),
   });

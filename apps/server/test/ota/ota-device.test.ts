@@ -163,7 +163,12 @@ describe("OTA to one device", () => {
     // The stored file is damaged after it was checksummed (a disk fault, a tampered copy).
     const damaged = Buffer.from(bytes);
     damaged[100] = (damaged[100] ?? 0) ^ 0xff;
-    await writeFile(join(dataDir, "files", file.sha256), damaged);
+    // Where the console keeps it: in the database on a PostgreSQL server, in DATA_DIR/files otherwise.
+    const inDatabase = await runtime.db.query("UPDATE file_chunk SET bytes = $2 WHERE sha256 = $1 AND seq = 0", [
+      file.sha256,
+      damaged,
+    ]);
+    if (inDatabase.rowCount === 0) await writeFile(join(dataDir, "files", file.sha256), damaged);
     const device = fleet.devices[1] as (typeof fleet.devices)[number];
     const sent = await api.post<Record>("/admin/app/version/ota/send", { deviceId: device.id, id: versionId });
     expect(sent.status).toBe(200);

@@ -1,3 +1,4 @@
+import { pipeline } from "node:stream";
 import { API } from "@ess/contracts";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { Db } from "../../db/db.ts";
@@ -68,7 +69,9 @@ export function registerMediaRoutes(app: FastifyInstance, deps: { db: Db; files:
       "cache-control": "private, max-age=31536000, immutable",
       "content-security-policy": "default-src 'none'; sandbox",
     });
-    stream.pipe(reply.raw);
+    // A store that fails halfway (the database gone) cuts the answer short instead of leaving it
+    // open; a client that leaves stops the reading. Neither is the server's error to report.
+    pipeline(stream, reply.raw, () => {});
     return null;
   };
 

@@ -1,3 +1,4 @@
+import { pipeline } from "node:stream";
 import { API } from "@ess/contracts";
 import { isAppType, PACKAGE_MAX_BYTES, packageProblem } from "@ess/domain";
 import type { FastifyInstance, FastifyRequest } from "fastify";
@@ -197,7 +198,9 @@ export function registerFirmwareRoutes(app: FastifyInstance, deps: { db: Db; fil
       "content-length": String(size),
       "content-disposition": `attachment; filename="${encodeURIComponent(task.name)}"`,
     });
-    stream.pipe(reply.raw);
+    // A store that fails halfway (the database gone) cuts the answer short instead of leaving it
+    // open; a client that leaves stops the reading. Neither is the server's error to report.
+    pipeline(stream, reply.raw, () => {});
     reply.raw.on("close", record);
     return null;
   });
