@@ -3,6 +3,7 @@ import { PRODUCT, setPhoneDefaultCountry } from "@ess/domain";
 import type { FastifyInstance } from "fastify";
 import { pino } from "pino";
 import { type AppDeps, buildApp } from "./app.ts";
+import { startBrokerSessions } from "./cluster/broker-sessions.ts";
 import { type LeasedJob, startLeasedJob } from "./cluster/job-lease.ts";
 import type { Config } from "./config/config.ts";
 import { fieldCipherFrom } from "./crypto/field-key.ts";
@@ -60,6 +61,9 @@ export interface Runtime {
  * a handle whose close() undoes it in reverse. Anything that fails on the way closes what was
  * already open before the error propagates.
  */
+/** This process's client id on an external broker; its persistent session is keyed by it. */
+const brokerClientId = (config: Config) => config.MQTT_CLIENT_ID ?? `ess-${config.MQTT_SHARED_GROUP}-${hostname()}`.slice(0, 128);
+
 export async function startRuntime(
   config: Config,
   options: Pick<AppDeps, "extend" | "smsSender" | "socialProviders"> & {
@@ -108,7 +112,7 @@ export async function startRuntime(
     let watchdog: IngestWatchdog | null = null;
     if (config.MQTT_URL) {
       brokerUrl = config.MQTT_URL;
-      const clientId = config.MQTT_CLIENT_ID ?? `ess-${config.MQTT_SHARED_GROUP}-${hostname()}`.slice(0, 128);
+      const clientId = brokerClientId(config);
       const connected = await connectBus({
         url: config.MQTT_URL,
         username: config.MQTT_USERNAME,
@@ -186,6 +190,18 @@ export async function startRuntime(
       },
     );
     closers.push(() => telemetry.stop());
+    if (config.MQTT_URL) {
+      // After telemetry: a gone process's session is drained into this process's handlers.
+      const sessions = startBrokerSessions({
+        db,
+        bus,
+        clientId: brokerClientId(config),
+        ttlMs: config.ESS_JOB_LEASE_TTL_MS,
+        log: log.child({ module: "lease" }),
+        metrics,
+      });
+      closers.push(() => sessions.stop());
+    }
     const livePush = startLivePush({ db, hub: realtime, events: telemetry.services.events });
     closers.push(async () => livePush.stop());
     const faults = await startFaults(

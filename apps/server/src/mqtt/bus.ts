@@ -22,7 +22,19 @@ export interface MqttBus {
    */
   resubscribe(reason: ResubscribeReason): Promise<void>;
   publish(topic: string, payload: string | Buffer, options?: { qos?: 0 | 1; retain?: boolean }): Promise<void>;
+  /**
+   * Empties and ends the persistent session of another process of this console that is gone
+   * (its client id): see drainSession. Resolves with the number of messages it handed on.
+   */
+  drainSession(clientId: string, limits: DrainLimits): Promise<number>;
   close(): Promise<void>;
+}
+
+export interface DrainLimits {
+  /** The session counts as empty once nothing has arrived for this long. */
+  quietMs: number;
+  /** Longest the drain may take. */
+  maxMs: number;
 }
 
 export type ResubscribeReason = "reconnect" | "silence";
@@ -170,8 +182,75 @@ export async function connectBus(options: BusOptions): Promise<MqttBus> {
     async publish(topic, payload, publishOptions) {
       await client.publishAsync(topic, payload, { qos: publishOptions?.qos ?? 1, retain: publishOptions?.retain ?? false });
     },
+    drainSession: (clientId, limits) =>
+      drainSession(
+        { ...clientOptions, clientId, reconnectPeriod: 0 },
+        options.url,
+        handlers.filter((h) => h.shared),
+        [...wireFilters].filter((f) => f.startsWith("$share/")),
+        limits,
+      ),
     close: () => client.endAsync(),
   };
+}
+
+/**
+ * A broker keeps a persistent session after its process died, and Mosquitto keeps routing that
+ * session its share of a shared subscription's messages until the process comes back with the
+ * same client id (measured: half of them with two members). So another process takes the session
+ * over: it connects with the dead one's client id (the broker hands it what the session holds,
+ * and sends again what was in flight), stops the session's subscriptions so that no new messages
+ * are routed to it, hands every message to this process's own handlers, acknowledging each once
+ * it is durable, and, once nothing has arrived for `quietMs`, disconnects with a session expiry
+ * of 0, which ends the session. A process that returns with that client id meanwhile takes the
+ * connection back (MQTT session takeover); what was not acknowledged then goes to it.
+ */
+async function drainSession(
+  clientOptions: IClientOptions,
+  url: string,
+  handlers: readonly { match: RegExp; handler: MessageHandler }[],
+  sharedFilters: string[],
+  limits: DrainLimits,
+): Promise<number> {
+  const started = Date.now();
+  const client = mqtt.connect(url, clientOptions);
+  const acks = holdAcknowledgements(client);
+  const outcomes: Promise<void>[] = [];
+  let delivered = 0;
+  let lastAt = Date.now();
+  client.on("message", (topic, payload, packet) => {
+    delivered++;
+    lastAt = Date.now();
+    const outcome = dispatch(
+      handlers.filter((h) => h.match.test(topic)),
+      topic,
+      payload,
+    );
+    if (outcome && packet.qos > 0) {
+      acks.hold(packet, outcome);
+      outcomes.push(outcome.catch(() => {}));
+    }
+  });
+  client.on("error", () => {});
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("no answer")), limits.maxMs);
+      client.once("connect", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      client.once("close", () => reject(new Error("closed")));
+    });
+    // The dead process subscribed to what this one subscribes to (one console, one group).
+    if (sharedFilters.length > 0) await client.unsubscribeAsync(sharedFilters).catch(() => {});
+    while (client.connected && Date.now() - lastAt < limits.quietMs && Date.now() - started < limits.maxMs)
+      await new Promise((resolve) => setTimeout(resolve, Math.min(100, limits.quietMs)));
+    await Promise.all(outcomes);
+  } finally {
+    if (client.connected) await client.endAsync(false, { reasonCode: 0, properties: { sessionExpiryInterval: 0 } });
+    else client.end(true);
+  }
+  return delivered;
 }
 
 function dispatch(matching: { handler: MessageHandler }[], topic: string, payload: Buffer): Promise<void> | null {

@@ -113,6 +113,11 @@ export function createMetrics() {
       labelNames: ["site"] as const,
       registers: [registry],
     }),
+    brokerSessionsDrained: new Counter({
+      name: "ess_broker_sessions_drained_total",
+      help: "Broker sessions of gone processes of this console that this process emptied and ended",
+      registers: [registry],
+    }),
     jobLeader: new Gauge({
       name: "ess_job_leader",
       help: "1 while this process holds the job's lease and runs the job (jobs that run in one process of the console)",
