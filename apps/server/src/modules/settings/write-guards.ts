@@ -89,7 +89,11 @@ export async function recordWrite(db: Queryable, device: ScopedDevice, auth: Aut
  * Sends a recorded write when the device is online; answers the record as it ended, or still
  * queued for an offline device (the writer sends it on the device's return).
  */
-export async function sendRecorded(deps: { db: Db; writer: DeviceWriter }, device: ScopedDevice, row: WriteRow) {
+export async function sendRecorded(
+  deps: { db: Db; writer: DeviceWriter },
+  device: Pick<ScopedDevice, "sn" | "onlineStatus">,
+  row: WriteRow,
+) {
   deps.writer.publish(row);
   if (device.onlineStatus === 0) return row;
   return (await deps.writer.dispatch(row.id, device.sn)) ?? (await getWrite(deps.db, row.id)) ?? row;
