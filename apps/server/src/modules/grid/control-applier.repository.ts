@@ -116,3 +116,13 @@ export async function deviceControl(
   );
   return { row, writes: writes.rows };
 }
+
+/** The settings an active grid control holds on the device; null when no grid control is active. */
+export async function settingsHeldByGrid(db: Queryable, deviceId: number): Promise<Set<string> | null> {
+  const { rows } = await db.query<{ held: Record<string, number> | null }>(
+    "SELECT applied->'settings' AS held FROM grid_device_control WHERE device_id = $1 AND applied IS NOT NULL",
+    [deviceId],
+  );
+  const held = rows[0]?.held;
+  return held ? new Set(Object.keys(held)) : null;
+}

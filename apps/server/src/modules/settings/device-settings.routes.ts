@@ -44,7 +44,7 @@ export function registerDeviceSettingsRoutes(
   bindRoute(app, API.deviceSettings.write, async ({ input, auth, request }) => {
     const { deviceId, values, queueIfOffline } = input.body;
     const device = await findDeviceInScope(db, auth, deviceId);
-    await refuseVppControlled(db, device, auth);
+    await refuseVppControlled(db, device, auth, Object.keys(values));
     if (device.onlineStatus === 0 && !queueIfOffline) throw business("telemetry:deviceOffline");
     const rightsOf = await rightsOfCaller(db, auth);
     const problems: RuleProblem[] = [];
