@@ -49,6 +49,10 @@ describe("controlTarget, three-phase", () => {
       { field: "opModFixedW", reason: "noForcedDischarge" },
     ]);
   });
+  it("sets the ramp rate from setGradW (hundredths of a percent of the rating per second)", () => {
+    expect(controlTarget(three, { setGradW: 27 }).settings).toEqual({ TP_0X03_1030: 0.27 });
+    expect(controlTarget(single, { setGradW: 50_000 }).settings).toEqual({ powerSettingAdjustmentRate: 100 });
+  });
   it("switches the device off when de-energised or disconnected, and leaves it when energised", () => {
     expect(controlTarget(three, { opModEnergize: false }).power).toBe("off");
     expect(controlTarget(three, { opModConnect: false }).power).toBe("off");
@@ -93,6 +97,7 @@ describe("every value a control produces", () => {
     { opModGenLimW: kw(0), opModLoadLimW: kw(100), opModImpLimW: kw(7) },
     { opModMaxLimW: 10_000, opModStorageTargetW: kw(-100) },
     { opModStorageTargetW: kw(0) },
+    { setGradW: 1 },
   ];
   for (const device of [three, single]) {
     it(`is one the ${device.product}-phase product's own rules accept`, () => {
@@ -107,7 +112,7 @@ describe("every value a control produces", () => {
   it("names only registers of its product", () => {
     for (const product of ["three", "single"] as const) {
       const ids = CONTROL_REGISTERS[product];
-      for (const id of [ids.exportPct, ids.outputPct, ids.chargeA, ids.dischargeA, ids.mode, ids.scheduleType]) {
+      for (const id of [ids.exportPct, ids.outputPct, ids.chargeA, ids.dischargeA, ids.mode, ids.scheduleType, ids.ramp]) {
         expect(getRegister(id)).toMatchObject({ id, product, access: "readWrite" });
       }
     }

@@ -22,6 +22,8 @@ export interface ControlBase extends ControlModeInput {
   opModMaxLimW?: number;
   /** CSIP-AUS v1.3 storage target, W: above zero discharges, below zero charges (generation positive). */
   opModStorageTargetW?: ScaledPower;
+  /** DefaultDERControl's ramp: hundredths of a percent of the rated power per second. */
+  setGradW?: number;
 }
 
 /** What of the device a mapping needs. */
@@ -47,6 +49,8 @@ export interface ControlDevice {
  *   battery power limits the products take; a limit in W becomes a current at the battery's voltage.
  * - mode: the system operation mode, switched in real time (schedule type 2) so the hourly
  *   schedule does not override it.
+ * - ramp: "power setting adjustment rate" (% of Wmax per second) is how fast the inverter moves to
+ *   a new power setting — setGradW in the register's unit.
  */
 export const CONTROL_REGISTERS = {
   three: {
@@ -58,6 +62,7 @@ export const CONTROL_REGISTERS = {
     dischargeA: "TP_0X03_1049",
     scheduleType: "TP_0X03_71",
     mode: "TP_0X03_72",
+    ramp: "TP_0X03_1030",
   },
   single: {
     exportEnable: null,
@@ -68,6 +73,7 @@ export const CONTROL_REGISTERS = {
     dischargeA: "batteryDischargeCurrent",
     scheduleType: "timingModeType",
     mode: "systemModeSet",
+    ramp: "powerSettingAdjustmentRate",
   },
 } as const satisfies Record<ControlProduct, Record<string, string | null | readonly string[]>>;
 
@@ -136,6 +142,8 @@ function storageTargetW(base: ControlBase, ratedW: number): number | undefined {
  *   target; zero → battery idle (both currents 0); discharging → not applicable (see reasons).
  * - opModEnergize / opModConnect false → power off (command); the products have no separate
  *   galvanic disconnect, so both mean the same.
+ * - setGradW → the power setting adjustment rate (hundredths of %/s → %/s). A control's own
+ *   rampTms has no register (the products ramp at one rate), so it is not acted on.
  */
 export function controlTarget(device: ControlDevice, base: ControlBase): ControlTarget {
   const ids = CONTROL_REGISTERS[device.product];
@@ -177,6 +185,7 @@ export function controlTarget(device: ControlDevice, base: ControlBase): Control
     }
   }
 
+  if (base.setGradW !== undefined) target.settings[ids.ramp] = registerValue(ids.ramp, Math.max(0, base.setGradW) / 100);
   if (base.opModEnergize === false || base.opModConnect === false) target.power = "off";
   return target;
 }
