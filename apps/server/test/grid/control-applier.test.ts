@@ -5,7 +5,7 @@ import { createDeviceWriter, type DeviceWriter } from "../../src/modules/setting
 import type { Runtime } from "../../src/runtime.ts";
 import { registerDevice, uniqueSerial } from "../helpers/devices.ts";
 import { startTestRuntime } from "../helpers/runtime.ts";
-import { manualDevice } from "../helpers/sim.ts";
+import { manualDevice, rawDevice } from "../helpers/sim.ts";
 
 /**
  * A utility's control turned into settings of real simulated devices over MQTT: the device's
@@ -47,7 +47,7 @@ describe("grid controls applied to devices", () => {
   };
 
   beforeAll(async () => {
-    runtime = await startTestRuntime({ ESS_REPEAT_GUARD_MS: "0" });
+    runtime = await startTestRuntime({ ESS_REPEAT_GUARD_MS: "0", ESS_PAGE_READ_TIMEOUT_MS: "1500" });
     writer = createDeviceWriter({
       db: runtime.db,
       requests: runtime.telemetry.requests,
@@ -136,8 +136,26 @@ describe("grid controls applied to devices", () => {
     const back = await manualDevice(runtime, d, "three", "rome");
     sims.push(back);
     await back.publishFrame();
-    await expect.poll(() => applier.lastOutcome(d.id), { timeout: 10_000 }).toBe("acknowledged");
+    await expect.poll(async () => (await applier.controlState(d.id)).outcome, { timeout: 10_000 }).toBe("acknowledged");
     expect(back.brain.settings).toMatchObject({ TP_0X03_1028: 25, TP_0X03_1039: 1 });
+  });
+
+  it("records a device that does not answer as timed out, and says what its product cannot do", async () => {
+    const d = await registerDevice(runtime.db, { sn: uniqueSerial("GCM"), phaseType: 2 });
+    const client = await rawDevice(runtime, d);
+    try {
+      await client.publishAsync(`ess/v1/${d.sn}/status`, "online", { qos: 1 });
+      await expect.poll(online(d.id), { timeout: 5000 }).toBe(1);
+      const result = await applier.applyEffectiveControl(d, { opModExpLimW: kw(1), opModStorageTargetW: kw(2) });
+      expect(result).toMatchObject({ changed: true, outcome: "timedOut" });
+      expect(await applier.controlState(d.id)).toEqual({
+        active: true,
+        outcome: "timedOut",
+        notApplicable: [{ field: "opModStorageTargetW", reason: "noForcedDischarge" }],
+      });
+    } finally {
+      await client.endAsync();
+    }
   });
 
   it("records a device's refusal as the outcome, and does not send the same control again", async () => {

@@ -156,13 +156,24 @@ export function createControlApplier(deps: {
     return { changed: rows.length > 0, outcome, writes: ended, notApplicable: target?.notApplicable ?? [] };
   }
 
-  /** How the device took the last change a control made (it moves on: queued → acknowledged on return). */
-  async function lastOutcome(deviceId: number): Promise<ControlOutcome> {
+  /**
+   * Where a device stands with the grid, for the utility's responses: whether a control is active,
+   * how the device took the last change one made (it moves on: queued → acknowledged on the
+   * device's return) and what its product could not carry out.
+   */
+  async function controlState(
+    deviceId: number,
+  ): Promise<{ active: boolean; outcome: ControlOutcome; notApplicable: ControlTarget["notApplicable"] }> {
     const found = await deviceControl(db, deviceId);
-    return outcomeOf(found?.writes.map((w) => w.state) ?? []);
+    return {
+      active: (found?.row.applied ?? null) !== null,
+      outcome: outcomeOf(found?.writes.map((w) => w.state) ?? []),
+      notApplicable: found?.row.not_applicable ?? [],
+    };
   }
+  const lastOutcome = async (deviceId: number) => (await controlState(deviceId)).outcome;
 
-  return { applyEffectiveControl, lastOutcome };
+  return { applyEffectiveControl, controlState };
 }
 
 export type ControlApplier = ReturnType<typeof createControlApplier>;
