@@ -9,6 +9,9 @@ CREATE TABLE grid_device_control (
   -- The device's own value of each setting the grid holds, read before the grid's first write of it
   -- ({key: value}, null where the device never told it).
   own_values      jsonb NOT NULL DEFAULT '{}',
+  -- Whether the device was running when a control first switched it off (null: not switched off
+  -- by the grid, or no reading said): it is switched on again at the control's end only if it was.
+  own_running     boolean,
   -- The device_write records of the last change (settings, then a power command): their states are
   -- the outcome the utility is told (acknowledged, refused, timed out, queued for an offline device).
   write_ids       bigint[] NOT NULL DEFAULT '{}',

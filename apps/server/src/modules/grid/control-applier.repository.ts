@@ -14,9 +14,13 @@ export interface DeviceControlRow {
   device_id: number;
   applied: AppliedTarget | null;
   own_values: Record<string, number | string | null>;
+  own_running: boolean | null;
   write_ids: number[];
   not_applicable: ControlTarget["notApplicable"];
 }
+
+const CONTROL_COLUMNS =
+  "device_id::int AS device_id, applied, own_values, own_running, write_ids::int[] AS write_ids, not_applicable";
 
 /** A device as the applier needs it: who it is, whether it is online, and what `controlTarget` reads. */
 export interface ControlledDevice extends ControlDevice {
@@ -71,8 +75,7 @@ export async function lockDeviceControl(tx: Queryable, deviceId: number, tenantI
     tenantId,
   ]);
   const { rows } = await tx.query<DeviceControlRow>(
-    `SELECT device_id::int AS device_id, applied, own_values, write_ids::int[] AS write_ids, not_applicable
-       FROM grid_device_control WHERE device_id = $1 FOR UPDATE`,
+    `SELECT ${CONTROL_COLUMNS} FROM grid_device_control WHERE device_id = $1 FOR UPDATE`,
     [deviceId],
   );
   return rows[0] as DeviceControlRow;
@@ -85,7 +88,7 @@ export async function saveDeviceControl(
 ): Promise<void> {
   await tx.query(
     `UPDATE grid_device_control SET applied = $2, own_values = $3, not_applicable = $4,
-            write_ids = coalesce($5::bigint[], write_ids), updated_at = now()
+            write_ids = coalesce($5::bigint[], write_ids), own_running = $6, updated_at = now()
       WHERE device_id = $1`,
     [
       row.device_id,
@@ -93,6 +96,7 @@ export async function saveDeviceControl(
       JSON.stringify(row.own_values),
       JSON.stringify(row.not_applicable),
       row.write_ids,
+      row.own_running,
     ],
   );
   await tx.query("UPDATE device SET vpp_controlled = $2 WHERE id = $1", [row.device_id, row.applied !== null]);
@@ -103,11 +107,9 @@ export async function deviceControl(
   db: Queryable,
   deviceId: number,
 ): Promise<{ row: DeviceControlRow; writes: Pick<WriteRow, "id" | "state" | "refusal">[] } | undefined> {
-  const { rows } = await db.query<DeviceControlRow>(
-    `SELECT device_id::int AS device_id, applied, own_values, write_ids::int[] AS write_ids, not_applicable
-       FROM grid_device_control WHERE device_id = $1`,
-    [deviceId],
-  );
+  const { rows } = await db.query<DeviceControlRow>(`SELECT ${CONTROL_COLUMNS} FROM grid_device_control WHERE device_id = $1`, [
+    deviceId,
+  ]);
   const row = rows[0];
   if (!row) return undefined;
   const writes = await db.query<Pick<WriteRow, "id" | "state" | "refusal">>(

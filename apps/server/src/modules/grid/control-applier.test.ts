@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import type { DeviceControlRow } from "./control-applier.repository.ts";
 import { outcomeOf, planControlChange } from "./control-applier.ts";
 
-const empty: DeviceControlRow = { device_id: 1, applied: null, own_values: {}, write_ids: [], not_applicable: [] };
+const empty: DeviceControlRow = {
+  device_id: 1,
+  applied: null,
+  own_values: {},
+  own_running: null,
+  write_ids: [],
+  not_applicable: [],
+};
 const target = (settings: Record<string, number>, power: "off" | null = null) => ({ settings, power, notApplicable: [] });
 
 describe("planControlChange", () => {
@@ -41,6 +48,15 @@ describe("planControlChange", () => {
     expect(end.command).toBe(0);
     expect(end.changes).toEqual([{ key: "a", old: 10, new: 25 }]);
     expect(end.next).toMatchObject({ applied: null, own_values: {} });
+  });
+
+  it("leaves a device the owner had switched off as it was when the control that switched it off ends", () => {
+    const off = planControlChange(empty, target({}, "off"), {}, false);
+    expect(off.command).toBe(1);
+    expect(off.next.own_running).toBe(false);
+    const end = planControlChange({ ...empty, ...off.next }, null, {});
+    expect(end.command).toBeNull();
+    expect(end.next.own_running).toBeNull();
   });
 
   it("leaves a setting whose own value the device never told as the control left it", () => {

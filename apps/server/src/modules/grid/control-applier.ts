@@ -5,11 +5,12 @@ import {
   FOUR_WIRE,
   POWER_COMMANDS,
   SETTING_RULE_REGISTERS,
+  SHUTDOWN_STATE,
 } from "@ess/domain";
 import type { Db } from "../../db/db.ts";
 import { currentSettings } from "../settings/current-settings.ts";
 import type { DeviceWriter } from "../settings/device-writer.ts";
-import { sendRecorded } from "../settings/write-guards.ts";
+import { latestSystemState, sendRecorded } from "../settings/write-guards.ts";
 import { insertWrites, type NewWrite, type WriteRow } from "../settings/write-records.repository.ts";
 import type { DeviceRequests } from "../telemetry/device-requests.ts";
 import {
@@ -61,12 +62,14 @@ interface Plan {
  * - a setting whose target value differs from the one last applied is sent;
  * - a setting the control no longer holds gets the device's own value back (when it was known);
  * - the device's own value of a setting is kept from before the grid's first write of it;
- * - power: off when the control switches it off, on again when it no longer does.
+ * - power: off when the control switches it off; on again when it no longer does, unless the
+ *   device was already switched off then (`running`: its state before the grid's power-off).
  */
 export function planControlChange(
   row: DeviceControlRow,
   target: ControlTarget | null,
   known: Readonly<Record<string, number | string>>,
+  running: boolean | null = null,
 ): Plan {
   const before = row.applied?.settings ?? {};
   const wanted = target?.settings ?? {};
@@ -85,12 +88,26 @@ export function planControlChange(
   }
   const powerBefore = row.applied?.power ?? null;
   const powerWanted = target?.power ?? null;
-  const command = powerBefore === powerWanted ? null : powerWanted === "off" ? POWER_COMMANDS.off : POWER_COMMANDS.on;
+  let command: number | null = null;
+  let ownRunning = row.own_running;
+  if (powerWanted === "off" && powerBefore !== "off") {
+    command = POWER_COMMANDS.off;
+    ownRunning = running;
+  } else if (powerWanted !== "off" && powerBefore === "off") {
+    command = ownRunning === false ? null : POWER_COMMANDS.on;
+    ownRunning = null;
+  }
   const applied: AppliedTarget | null = target ? { settings: wanted, power: target.power } : null;
   return {
     changes,
     command,
-    next: { device_id: row.device_id, applied, own_values: own, not_applicable: target?.notApplicable ?? [] },
+    next: {
+      device_id: row.device_id,
+      applied,
+      own_values: own,
+      own_running: ownRunning,
+      not_applicable: target?.notApplicable ?? [],
+    },
   };
 }
 
@@ -130,9 +147,13 @@ export function createControlApplier(deps: {
       target = controlTarget(facts, base);
     }
 
+    // Whether it runs now matters only when the grid is about to switch it off.
+    const state = target?.power === "off" && stored?.row.applied?.power !== "off" ? await latestSystemState(db, facts.id) : null;
+    const running = state === null ? null : state !== SHUTDOWN_STATE;
+
     const rows = await db.transaction(async (tx) => {
       const row = await lockDeviceControl(tx, facts.id, facts.tenantId);
-      const plan = planControlChange(row, target, known);
+      const plan = planControlChange(row, target, known, running);
       const expiresAt = new Date(Date.now() + deps.queueTtlMs);
       const common = {
         tenantId: facts.tenantId,
