@@ -118,10 +118,12 @@ export class DeviceBrain {
       hourlyModes: scheduleByTime ? hourly : null,
       socMin: n(three ? "TP_0X03_1054" : "lowerLimitOfGridConnectedSoc", 20),
       offGridSocMin: n(three ? "TP_0X03_1055" : "offGridSocLowerLimit", 10),
-      // A sleeping battery neither charges nor discharges; single-phase models use their BMS limit.
-      chargeCurrentA: this.sleeping ? 0 : three ? n("TP_0X03_1048", 25) : 25,
-      dischargeCurrentA: this.sleeping ? 0 : three ? n("TP_0X03_1049", 25) : 25,
-      exportLimitPct: n(three ? "TP_0X03_1028" : "antiBackflowPowerPercentage", 100),
+      // A sleeping battery neither charges nor discharges.
+      chargeCurrentA: this.sleeping ? 0 : n(three ? "TP_0X03_1048" : "batteryChargingCurrent", 25),
+      dischargeCurrentA: this.sleeping ? 0 : n(three ? "TP_0X03_1049" : "batteryDischargeCurrent", 25),
+      // Three-phase models hold their anti-backflow percentage only in anti-backflow mode (TP_0X03_1039).
+      exportLimitPct: three && n("TP_0X03_1039", 0) !== 1 ? null : n(three ? "TP_0X03_1028" : "antiBackflowPowerPercentage", 100),
+      maxOutputPct: n(three ? "TP_0X03_1029" : "maximumOutputPowerPercentage", 100),
     };
   }
 

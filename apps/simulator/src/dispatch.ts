@@ -13,6 +13,8 @@ export interface DispatchInput {
   maxDischargeW: number;
   /** Most the site may export, W (anti-backflow setting). */
   exportLimitW: number;
+  /** Most the inverter may put out on its AC side (PV and discharge together), W; none when absent. */
+  maxOutputW?: number;
 }
 
 export interface DispatchResult {
@@ -41,9 +43,11 @@ export function dispatch(x: DispatchInput): DispatchResult {
     case 6:
       // Grid priority and PV only: the battery stays idle.
       break;
-    case 3:
+    case 3: {
       // Full feed-in: all PV is exported; the house buys from the grid.
-      return { pvW: Math.min(pv, x.exportLimitW), loadW: load, batteryW: 0, gridW: load - Math.min(pv, x.exportLimitW) };
+      const fed = Math.min(pv, x.exportLimitW, x.maxOutputW ?? Number.POSITIVE_INFINITY);
+      return { pvW: fed, loadW: load, batteryW: 0, gridW: load - fed };
+    }
     case 4: {
       // Emergency backup: keep the battery full, from PV and from the grid.
       battery = -charge(Math.max(pv - load, 0) + x.maxChargeW * 0.5);
@@ -70,6 +74,13 @@ export function dispatch(x: DispatchInput): DispatchResult {
       const surplus = pv - load;
       battery = surplus >= 0 ? -charge(surplus) : discharge(-surplus);
     }
+  }
+  const over = pv + battery - (x.maxOutputW ?? Number.POSITIVE_INFINITY);
+  if (over > 0) {
+    // Output capped (maximum output percentage): PV is curtailed first, then the discharge.
+    const curtailed = Math.min(over, pv);
+    pv -= curtailed;
+    battery -= over - curtailed;
   }
   let grid = load - pv - battery;
   if (grid < -x.exportLimitW) {

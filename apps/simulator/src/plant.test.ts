@@ -27,6 +27,7 @@ const settings: PlantSettings = {
   chargeCurrentA: 25,
   dischargeCurrentA: 25,
   exportLimitPct: 100,
+  maxOutputPct: 100,
 };
 const MIN = 60_000;
 

@@ -38,7 +38,10 @@ export interface PlantSettings {
   offGridSocMin: number;
   chargeCurrentA: number;
   dischargeCurrentA: number;
-  exportLimitPct: number;
+  /** Export limit, % of the rated power; null while the inverter does not hold one (anti-backflow off). */
+  exportLimitPct: number | null;
+  /** Most the inverter puts out on its AC side, % of the rated power. */
+  maxOutputPct: number;
 }
 
 export interface PlantState {
@@ -154,7 +157,9 @@ export class Plant {
       socMin: s.effectiveMode === 7 ? settings.offGridSocMin : settings.socMin,
       maxChargeW: settings.running ? Math.min(settings.chargeCurrentA * voltage, this.spec.ratedW) : 0,
       maxDischargeW: settings.running ? Math.min(settings.dischargeCurrentA * voltage, this.spec.ratedW) : 0,
-      exportLimitW: (this.spec.ratedW * settings.exportLimitPct) / 100,
+      exportLimitW:
+        settings.exportLimitPct === null ? Number.POSITIVE_INFINITY : (this.spec.ratedW * settings.exportLimitPct) / 100,
+      maxOutputW: (this.spec.ratedW * settings.maxOutputPct) / 100,
     });
     s.pvW = Math.round(flow.pvW);
     s.loadW = Math.round(flow.loadW);

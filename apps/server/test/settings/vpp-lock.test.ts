@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createControlApplier } from "../../src/modules/grid/control-applier.ts";
+import { createDeviceWriter } from "../../src/modules/settings/device-writer.ts";
 import type { Runtime } from "../../src/runtime.ts";
 import { bearer, createAccount, signInTokens } from "../helpers/accounts.ts";
 import { registerDevice, uniqueSerial } from "../helpers/devices.ts";
@@ -55,5 +57,40 @@ describe("the VPP operator's control lock", () => {
     }
     expect(await writes()).toBe(before);
     expect((await post(admin, "/admin/param/set/update", change)).body.data?.state).toBe("queued");
+    await runtime.db.query("UPDATE device SET vpp_controlled = false WHERE id = $1", [deviceId]);
+  });
+
+  it("under a grid control, refuses the owner only the settings the control holds, and every command", async () => {
+    const writer = createDeviceWriter({
+      db: runtime.db,
+      requests: null,
+      hub: runtime.realtime,
+      events: null,
+      log: runtime.app.log,
+      options: { queueTtlMs: 60_000, bulkConcurrency: 5, sweepMs: 60_000 },
+    });
+    const applier = createControlApplier({ db: runtime.db, writer, requests: null, queueTtlMs: 60_000 });
+    // An export limit: the grid holds the anti-backflow percentage and its switch.
+    expect((await applier.applyEffectiveControl({ id: deviceId }, { opModExpLimW: { value: 2, multiplier: 3 } })).outcome).toBe(
+      "queued",
+    );
+    const refusal = "The device is controlled by the VPP provider; this operation is not allowed";
+    const contradicting = await post(owner, "/admin/param/set/update", {
+      deviceId,
+      values: { TP_0X03_76: 1, TP_0X03_1028: 90 },
+      queueIfOffline: true,
+    });
+    expect(contradicting.status).toBe(400);
+    expect(contradicting.body.msg).toBe(refusal);
+    const command = await post(owner, "/admin/param/set/command", { deviceId, command: 0, queueIfOffline: true });
+    expect(command.body.msg).toBe(refusal);
+    const other = await post(owner, "/admin/param/set/update", { deviceId, values: { TP_0X03_76: 1 }, queueIfOffline: true });
+    expect(other.body).toMatchObject({ data: { state: "queued" } });
+
+    // The control ended: the whole device is the owner's again.
+    await applier.applyEffectiveControl({ id: deviceId }, null);
+    const free = await post(owner, "/admin/param/set/update", { deviceId, values: { TP_0X03_1028: 90 }, queueIfOffline: true });
+    expect(free.body.data?.state).toBe("queued");
+    await writer.stop();
   });
 });

@@ -8,6 +8,9 @@ export const GRID_CONNECTED_STATES: readonly number[] = [2, 5, 6, 7];
 /** Run states in which settings may be applied (spec §4: standby or shut down). */
 export const SETTINGS_STATES: readonly number[] = [8, 10];
 
+/** Run state 10: shut down (switched off by a command or at the device). */
+export const SHUTDOWN_STATE = 10;
+
 /** Whether a reading's run state says the grid is connected; no reading counts as not connected. */
 export const isGridConnected = (state: number | null | undefined) =>
   typeof state === "number" && GRID_CONNECTED_STATES.includes(state);

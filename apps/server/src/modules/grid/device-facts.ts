@@ -19,7 +19,7 @@ export interface IntervalAverages {
 }
 
 /** Rated power when neither the device nor staff gave one: the smallest model's 5 kW. */
-const FALLBACK_RATED_KW = 5;
+export const FALLBACK_RATED_KW = 5;
 
 const NO_SAMPLES: IntervalAverages = {
   samples: 0,

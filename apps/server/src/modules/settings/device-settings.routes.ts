@@ -8,12 +8,13 @@ import { business, notFound, ValidationError } from "../../http/errors.ts";
 import { bindRoute } from "../../http/route.ts";
 import type { RealtimeHub } from "../realtime/realtime-hub.ts";
 import { dataScope } from "../scope/data-scope.ts";
-import { type DeviceRequests, DeviceTimeoutError } from "../telemetry/device-requests.ts";
+import type { DeviceRequests } from "../telemetry/device-requests.ts";
 import { findDeviceInScope, type ScopedDevice } from "../telemetry/device-scope.ts";
+import { currentSettings as readCurrentSettings } from "./current-settings.ts";
 import type { DeviceWriter } from "./device-writer.ts";
 import { rightsOfCaller } from "./visibility.ts";
 import { recordAndSend, refuseVppControlled, refuseWhileRunning, runningAmong } from "./write-guards.ts";
-import { insertWrites, knownSettings, rememberSettings, toRecord, writesPage } from "./write-records.repository.ts";
+import { insertWrites, toRecord, writesPage } from "./write-records.repository.ts";
 
 const productOf = (device: { phaseType: 1 | 2 | null }) => (device.phaseType === 1 ? "single" : "three");
 
@@ -36,32 +37,14 @@ export function registerDeviceSettingsRoutes(
     );
   });
 
-  /** The device's current settings: fresh pages when it is online, else what it last reported. */
-  async function currentSettings(device: ScopedDevice, keys: string[]) {
-    const pages = new Set(keys.map((k) => getRegister(k)?.page).filter((p): p is number => typeof p === "number"));
-    if (deps.requests && device.onlineStatus !== 0) {
-      for (const page of pages) {
-        try {
-          const answer = await deps.requests.readPage(device.sn, page);
-          const settable = Object.fromEntries(
-            Object.entries(answer.values).filter(([id]) => getRegister(id)?.access === "readWrite"),
-          );
-          await rememberSettings(db, device.id, settable);
-        } catch (error) {
-          // A silent device: check against what it last reported; the write itself will time out.
-          if (!(error instanceof DeviceTimeoutError)) throw error;
-        }
-      }
-    }
-    return knownSettings(db, device.id);
-  }
+  const currentSettings = (device: ScopedDevice, keys: string[]) => readCurrentSettings(deps, device, keys);
 
   const expiresAt = () => new Date(Date.now() + deps.queueTtlMs);
 
   bindRoute(app, API.deviceSettings.write, async ({ input, auth, request }) => {
     const { deviceId, values, queueIfOffline } = input.body;
     const device = await findDeviceInScope(db, auth, deviceId);
-    await refuseVppControlled(db, device, auth);
+    await refuseVppControlled(db, device, auth, Object.keys(values));
     if (device.onlineStatus === 0 && !queueIfOffline) throw business("telemetry:deviceOffline");
     const rightsOf = await rightsOfCaller(db, auth);
     const problems: RuleProblem[] = [];

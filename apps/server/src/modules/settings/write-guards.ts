@@ -2,6 +2,7 @@ import { getRegister, isRunning, requiresStandby } from "@ess/domain";
 import type { Db, Queryable } from "../../db/db.ts";
 import { AppError, business } from "../../http/errors.ts";
 import type { AuthContext } from "../auth/auth.context.ts";
+import { settingsHeldByGrid } from "../grid/control-applier.repository.ts";
 import type { ScopedDevice } from "../telemetry/device-scope.ts";
 import type { DeviceWriter } from "./device-writer.ts";
 import { getWrite, insertWrites, type WriteRow } from "./write-records.repository.ts";
@@ -33,11 +34,19 @@ export async function runningAmong(db: Queryable, deviceIds: readonly number[], 
   return new Set(rows.filter((r) => isRunning(r.s)).map((r) => r.id));
 }
 
-/** A device under the VPP operator's control cannot be operated by its own user (spec §6). */
-export async function refuseVppControlled(db: Queryable, device: ScopedDevice, auth: AuthContext) {
+/**
+ * A device under the VPP operator's control cannot be operated by its own user (spec §6). Under a
+ * grid control the console applies (`keys`: the settings a write changes), only the settings the
+ * control holds are the utility's: a user's write of any other setting contradicts nothing and
+ * goes through. Commands, and a device put under an operator's control otherwise, stay refused.
+ */
+export async function refuseVppControlled(db: Queryable, device: ScopedDevice, auth: AuthContext, keys?: readonly string[]) {
   if (auth.userType !== 2) return;
   const { rows } = await db.query<{ vpp: boolean }>("SELECT vpp_controlled AS vpp FROM device WHERE id = $1", [device.id]);
-  if (rows[0]?.vpp) throw business("settings:vppControlled");
+  if (!rows[0]?.vpp) return;
+  const held = keys ? await settingsHeldByGrid(db, device.id) : null;
+  if (held && !keys?.some((k) => held.has(k))) return;
+  throw business("settings:vppControlled");
 }
 
 /**
@@ -89,7 +98,11 @@ export async function recordWrite(db: Queryable, device: ScopedDevice, auth: Aut
  * Sends a recorded write when the device is online; answers the record as it ended, or still
  * queued for an offline device (the writer sends it on the device's return).
  */
-export async function sendRecorded(deps: { db: Db; writer: DeviceWriter }, device: ScopedDevice, row: WriteRow) {
+export async function sendRecorded(
+  deps: { db: Db; writer: DeviceWriter },
+  device: Pick<ScopedDevice, "sn" | "onlineStatus">,
+  row: WriteRow,
+) {
   deps.writer.publish(row);
   if (device.onlineStatus === 0) return row;
   return (await deps.writer.dispatch(row.id, device.sn)) ?? (await getWrite(deps.db, row.id)) ?? row;

@@ -57,7 +57,8 @@ export interface NewWrite {
   kind: "setting" | "command";
   changes: WriteRow["changes"];
   command: number | null;
-  createdBy: number;
+  /** The user who asked; null for the console's own writes (a grid control), named by `createdByName`. */
+  createdBy: number | null;
   createdByName: string;
   expiresAt: Date | null;
 }

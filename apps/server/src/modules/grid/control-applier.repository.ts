@@ -1,0 +1,130 @@
+import type { ControlDevice, ControlTarget } from "@ess/domain";
+import { FOUR_WIRE, SETTING_RULE_REGISTERS } from "@ess/domain";
+import type { Queryable } from "../../db/db.ts";
+import type { WriteRow } from "../settings/write-records.repository.ts";
+import { FALLBACK_RATED_KW } from "./device-facts.ts";
+
+/** What a control last held a device to (`applied`), as migration 0270 keeps it. */
+export interface AppliedTarget {
+  settings: Record<string, number>;
+  power: "off" | null;
+}
+
+export interface DeviceControlRow {
+  device_id: number;
+  applied: AppliedTarget | null;
+  own_values: Record<string, number | string | null>;
+  own_running: boolean | null;
+  write_ids: number[];
+  not_applicable: ControlTarget["notApplicable"];
+}
+
+const CONTROL_COLUMNS =
+  "device_id::int AS device_id, applied, own_values, own_running, write_ids::int[] AS write_ids, not_applicable";
+
+/** A device as the applier needs it: who it is, whether it is online, and what `controlTarget` reads. */
+export interface ControlledDevice extends ControlDevice {
+  id: number;
+  sn: string;
+  tenantId: number;
+  onlineStatus: 0 | 1 | 2;
+}
+
+/**
+ * The device with its rating (its own or staff-given, else the smallest model's), the battery
+ * voltage of its newest reading and, three-phase, whether it is wired four-wire.
+ */
+export async function controlledDevice(db: Queryable, deviceId: number): Promise<ControlledDevice | undefined> {
+  const { rows } = await db.query<{
+    sn: string;
+    tenant_id: number;
+    phase_type: number | null;
+    online_status: 0 | 1 | 2;
+    rated: number | null;
+    battery_v: number | null;
+    wiring: unknown;
+  }>(
+    `SELECT d.sn, d.tenant_id::int AS tenant_id, d.phase_type, d.online_status, d.shown_rated_power AS rated,
+            h.battery_voltage AS battery_v, w.value AS wiring
+       FROM device d
+       LEFT JOIN device_latest l ON l.device_id = d.id
+       LEFT JOIN telemetry_history h ON h.device_id = l.device_id AND h.ts = l.ts
+       LEFT JOIN device_setting_value w ON w.device_id = d.id AND w.key = $2
+      WHERE d.id = $1`,
+    [deviceId, SETTING_RULE_REGISTERS.three.wiring],
+  );
+  const r = rows[0];
+  if (!r) return undefined;
+  const product = r.phase_type === 1 ? "single" : "three";
+  return {
+    id: deviceId,
+    sn: r.sn,
+    tenantId: r.tenant_id,
+    onlineStatus: r.online_status,
+    product,
+    ratedW: (r.rated && r.rated > 0 ? r.rated : FALLBACK_RATED_KW) * 1000,
+    batteryV: r.battery_v && r.battery_v > 0 ? r.battery_v : null,
+    fourWire: product === "three" && Number(r.wiring) === FOUR_WIRE,
+  };
+}
+
+/** The device's control row, locked until the transaction ends (made empty on first use). */
+export async function lockDeviceControl(tx: Queryable, deviceId: number, tenantId: number): Promise<DeviceControlRow> {
+  await tx.query("INSERT INTO grid_device_control (device_id, tenant_id) VALUES ($1, $2) ON CONFLICT (device_id) DO NOTHING", [
+    deviceId,
+    tenantId,
+  ]);
+  const { rows } = await tx.query<DeviceControlRow>(
+    `SELECT ${CONTROL_COLUMNS} FROM grid_device_control WHERE device_id = $1 FOR UPDATE`,
+    [deviceId],
+  );
+  return rows[0] as DeviceControlRow;
+}
+
+/** Keeps what the control now holds the device to, and marks the device under the grid's control or not. */
+export async function saveDeviceControl(
+  tx: Queryable,
+  row: Omit<DeviceControlRow, "write_ids"> & { write_ids: number[] | null },
+): Promise<void> {
+  await tx.query(
+    `UPDATE grid_device_control SET applied = $2, own_values = $3, not_applicable = $4,
+            write_ids = coalesce($5::bigint[], write_ids), own_running = $6, updated_at = now()
+      WHERE device_id = $1`,
+    [
+      row.device_id,
+      JSON.stringify(row.applied),
+      JSON.stringify(row.own_values),
+      JSON.stringify(row.not_applicable),
+      row.write_ids,
+      row.own_running,
+    ],
+  );
+  await tx.query("UPDATE device SET vpp_controlled = $2 WHERE id = $1", [row.device_id, row.applied !== null]);
+}
+
+/** The device's control row and the states of the writes of its last change. */
+export async function deviceControl(
+  db: Queryable,
+  deviceId: number,
+): Promise<{ row: DeviceControlRow; writes: Pick<WriteRow, "id" | "state" | "refusal">[] } | undefined> {
+  const { rows } = await db.query<DeviceControlRow>(`SELECT ${CONTROL_COLUMNS} FROM grid_device_control WHERE device_id = $1`, [
+    deviceId,
+  ]);
+  const row = rows[0];
+  if (!row) return undefined;
+  const writes = await db.query<Pick<WriteRow, "id" | "state" | "refusal">>(
+    "SELECT id::int AS id, state, refusal FROM device_write WHERE id = ANY($1::bigint[]) ORDER BY id",
+    [row.write_ids],
+  );
+  return { row, writes: writes.rows };
+}
+
+/** The settings an active grid control holds on the device; null when no grid control is active. */
+export async function settingsHeldByGrid(db: Queryable, deviceId: number): Promise<Set<string> | null> {
+  const { rows } = await db.query<{ held: Record<string, number> | null }>(
+    "SELECT applied->'settings' AS held FROM grid_device_control WHERE device_id = $1 AND applied IS NOT NULL",
+    [deviceId],
+  );
+  const held = rows[0]?.held;
+  return held ? new Set(Object.keys(held)) : null;
+}

@@ -1,0 +1,200 @@
+import {
+  type ControlBase,
+  type ControlTarget,
+  controlTarget,
+  FOUR_WIRE,
+  POWER_COMMANDS,
+  SETTING_RULE_REGISTERS,
+  SHUTDOWN_STATE,
+} from "@ess/domain";
+import type { Db } from "../../db/db.ts";
+import { currentSettings } from "../settings/current-settings.ts";
+import type { DeviceWriter } from "../settings/device-writer.ts";
+import { latestSystemState, sendRecorded } from "../settings/write-guards.ts";
+import { insertWrites, type NewWrite, type WriteRow } from "../settings/write-records.repository.ts";
+import type { DeviceRequests } from "../telemetry/device-requests.ts";
+import {
+  type AppliedTarget,
+  controlledDevice,
+  type DeviceControlRow,
+  deviceControl,
+  lockDeviceControl,
+  saveDeviceControl,
+} from "./control-applier.repository.ts";
+
+/** The author of the grid's writes in a device's change records (no user asked for them). */
+export const GRID_AUTHOR = "IEEE 2030.5";
+
+/**
+ * How the device took the last change a control made, for the utility's response:
+ * `acknowledged` every write taken; `refused` the device refused one; `timedOut` it did not answer;
+ * `queued` offline, sent when it returns; `sent` waiting for its answer; `none` nothing was sent.
+ */
+export type ControlOutcome = "acknowledged" | "refused" | "timedOut" | "queued" | "sent" | "none";
+
+export interface AppliedControl {
+  /** Whether this call sent anything (false when the effective control was already applied). */
+  changed: boolean;
+  outcome: ControlOutcome;
+  writes: WriteRow[];
+  /** Fields the device's product cannot carry out (a partial opt-out for the utility). */
+  notApplicable: ControlTarget["notApplicable"];
+}
+
+export function outcomeOf(states: readonly WriteRow["state"][]): ControlOutcome {
+  if (states.length === 0) return "none";
+  if (states.includes("refused")) return "refused";
+  if (states.includes("timed_out")) return "timedOut";
+  if (states.includes("queued")) return "queued";
+  if (states.includes("sent")) return "sent";
+  return "acknowledged";
+}
+
+type Change = WriteRow["changes"][number];
+interface Plan {
+  changes: Change[];
+  command: number | null;
+  next: Omit<DeviceControlRow, "write_ids">;
+}
+
+/**
+ * What must be sent to go from what was applied to `target` (null: the control ended):
+ * - a setting whose target value differs from the one last applied is sent;
+ * - a setting the control no longer holds gets the device's own value back (when it was known);
+ * - the device's own value of a setting is kept from before the grid's first write of it;
+ * - power: off when the control switches it off; on again when it no longer does, unless the
+ *   device was already switched off then (`running`: its state before the grid's power-off).
+ */
+export function planControlChange(
+  row: DeviceControlRow,
+  target: ControlTarget | null,
+  known: Readonly<Record<string, number | string>>,
+  running: boolean | null = null,
+): Plan {
+  const before = row.applied?.settings ?? {};
+  const wanted = target?.settings ?? {};
+  const own = { ...row.own_values };
+  const changes: Change[] = [];
+  for (const [key, value] of Object.entries(wanted)) {
+    if (before[key] === value) continue;
+    if (!(key in own)) own[key] = known[key] ?? null;
+    changes.push({ key, old: before[key] ?? known[key] ?? null, new: value });
+  }
+  for (const [key, value] of Object.entries(before)) {
+    if (key in wanted) continue;
+    const mine = own[key];
+    if (mine !== undefined && mine !== null && mine !== value) changes.push({ key, old: value, new: mine });
+    delete own[key];
+  }
+  const powerBefore = row.applied?.power ?? null;
+  const powerWanted = target?.power ?? null;
+  let command: number | null = null;
+  let ownRunning = row.own_running;
+  if (powerWanted === "off" && powerBefore !== "off") {
+    command = POWER_COMMANDS.off;
+    ownRunning = running;
+  } else if (powerWanted !== "off" && powerBefore === "off") {
+    command = ownRunning === false ? null : POWER_COMMANDS.on;
+    ownRunning = null;
+  }
+  const applied: AppliedTarget | null = target ? { settings: wanted, power: target.power } : null;
+  return {
+    changes,
+    command,
+    next: {
+      device_id: row.device_id,
+      applied,
+      own_values: own,
+      own_running: ownRunning,
+      not_applicable: target?.notApplicable ?? [],
+    },
+  };
+}
+
+/**
+ * Turns the effective control of a device into its settings, durably (docs/ARCHITECTURE.md,
+ * "Grid controls on devices"). Writes go through the device writer as any change does: recorded,
+ * sent when the device is online, queued for its return otherwise, ended acknowledged, refused or
+ * timed out — authored by the grid, not by a user.
+ */
+export function createControlApplier(deps: {
+  db: Db;
+  writer: DeviceWriter;
+  requests: DeviceRequests | null;
+  queueTtlMs: number;
+}) {
+  const { db } = deps;
+
+  /**
+   * Applies `base` (the site's effective DERControlBase now; null when no control is in force) to
+   * the device. Sends only what changed from what was last applied, so calling it again with the
+   * same control — after a restart too — sends nothing. Marks the device under the grid's control
+   * while one is active, and gives it back its own values when the control ends.
+   */
+  async function applyEffectiveControl(device: { id: number }, base: ControlBase | null): Promise<AppliedControl> {
+    const facts = await controlledDevice(db, device.id);
+    if (!facts) throw new Error(`device ${device.id} not found`);
+    let target = base ? controlTarget(facts, base) : null;
+    const stored = await deviceControl(db, device.id);
+    // The device's own values are read (fresh when online) only before the grid first writes them;
+    // with them its wiring, which decides whether the per-phase limits apply.
+    const unseen = Object.keys(target?.settings ?? {}).filter((k) => !(stored && k in stored.row.own_values));
+    let known: Record<string, number | string> = {};
+    if (base && unseen.length > 0) {
+      const wiring = facts.product === "three" ? [SETTING_RULE_REGISTERS.three.wiring] : [];
+      known = await currentSettings(deps, facts, [...unseen, ...wiring]);
+      facts.fourWire = facts.product === "three" && Number(known[SETTING_RULE_REGISTERS.three.wiring]) === FOUR_WIRE;
+      target = controlTarget(facts, base);
+    }
+
+    // Whether it runs now matters only when the grid is about to switch it off.
+    const state = target?.power === "off" && stored?.row.applied?.power !== "off" ? await latestSystemState(db, facts.id) : null;
+    const running = state === null ? null : state !== SHUTDOWN_STATE;
+
+    const rows = await db.transaction(async (tx) => {
+      const row = await lockDeviceControl(tx, facts.id, facts.tenantId);
+      const plan = planControlChange(row, target, known, running);
+      const expiresAt = new Date(Date.now() + deps.queueTtlMs);
+      const common = {
+        tenantId: facts.tenantId,
+        deviceId: facts.id,
+        bulkId: null,
+        createdBy: null,
+        createdByName: GRID_AUTHOR,
+        expiresAt,
+      };
+      const writes: NewWrite[] = [];
+      if (plan.changes.length > 0) writes.push({ ...common, kind: "setting", changes: plan.changes, command: null });
+      if (plan.command !== null) writes.push({ ...common, kind: "command", changes: [], command: plan.command });
+      const inserted = await insertWrites(tx, writes);
+      await saveDeviceControl(tx, { ...plan.next, write_ids: inserted.length > 0 ? inserted.map((w) => w.id) : null });
+      return inserted;
+    });
+
+    const ended: WriteRow[] = [];
+    for (const row of rows) ended.push(await sendRecorded(deps, facts, row));
+    const outcome = rows.length > 0 ? outcomeOf(ended.map((w) => w.state)) : await lastOutcome(device.id);
+    return { changed: rows.length > 0, outcome, writes: ended, notApplicable: target?.notApplicable ?? [] };
+  }
+
+  /**
+   * Where a device stands with the grid, for the utility's responses: whether a control is active,
+   * how the device took the last change one made (it moves on: queued → acknowledged on the
+   * device's return) and what its product could not carry out.
+   */
+  async function controlState(
+    deviceId: number,
+  ): Promise<{ active: boolean; outcome: ControlOutcome; notApplicable: ControlTarget["notApplicable"] }> {
+    const found = await deviceControl(db, deviceId);
+    return {
+      active: (found?.row.applied ?? null) !== null,
+      outcome: outcomeOf(found?.writes.map((w) => w.state) ?? []),
+      notApplicable: found?.row.not_applicable ?? [],
+    };
+  }
+  const lastOutcome = async (deviceId: number) => (await controlState(deviceId)).outcome;
+
+  return { applyEffectiveControl, controlState };
+}
+
+export type ControlApplier = ReturnType<typeof createControlApplier>;
