@@ -8,6 +8,7 @@ import {
   type ScheduleDefault,
   type ScheduleEvent,
 } from "./control-schedule.ts";
+import { controlParts } from "./control-summary.ts";
 
 const T0 = Date.UTC(2026, 10, 27, 4, 0);
 const MIN = 60_000;
@@ -205,5 +206,27 @@ describe("a site's effective control, for any schedule", () => {
         );
       }),
     );
+  });
+});
+
+describe("what a control in force asks, for the centre", () => {
+  it("names each mode set, site-wide limits first, in kW or %", () => {
+    expect(
+      controlParts({
+        opModLoadLimW: { value: 25, multiplier: 2 },
+        opModExpLimW: { value: 2, multiplier: 3 },
+        opModMaxLimW: 5000,
+        opModEnergize: false,
+        setGradW: 27,
+      }),
+    ).toEqual([
+      { key: "deEnergise" },
+      { key: "exportLimit", kw: 2 },
+      { key: "loadLimit", kw: 2.5 },
+      { key: "maxPower", percent: 50 },
+    ]);
+    // Energised and connected are the normal state: nothing to show.
+    expect(controlParts({ opModEnergize: true, opModConnect: true, rampTms: 600 })).toEqual([]);
+    expect(controlParts({ opModImpLimW: { value: 0, multiplier: 0 } })).toEqual([{ key: "importLimit", kw: 0 }]);
   });
 });
