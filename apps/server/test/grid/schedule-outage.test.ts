@@ -78,10 +78,13 @@ describe("grid client: the control schedule through a utility outage and a resta
 
   it("restarted during the outage, carries on with the event and returns to the default when it ends", async () => {
     await world.stopClient();
+    const { since } = (await site()) ?? {};
     const before = world.effective.length;
     world.startClient();
     await waitUntil(() => world.effective.length > before, 10_000, "the restarted client's first answer");
     expect(world.effective[before]?.active?.source.mrid).toBe(eventMrid);
+    // The same event carries on: in force since it started, not since the restart.
+    expect((await site())?.since).toEqual(since);
     await waitUntil(
       () => world.effective.slice(before).some((e) => e.active?.source.kind === "default"),
       15_000,

@@ -75,6 +75,8 @@ export interface ScheduledSite {
   lfdi: string;
   active: ActiveControl | null;
   since: Date | null;
+  /** The stored answer's end (ms; null: none); undefined when no answer was stored yet. */
+  until?: number | null;
 }
 
 type Nullable<T> = { [K in keyof T]: T[K] | null };
@@ -98,12 +100,18 @@ export function createGridRepository(db: Db) {
         ScheduledSite & { control: ActiveControl["control"] | null; source: ActiveControl["source"] | null }
       >(
         `SELECT s.id::int AS "siteId", s.device_id::int AS "deviceId", s.lfdi, s.active_control AS control,
-                s.active_source AS source, s.active_since AS since
+                s.active_source AS source, s.active_since AS since,
+                (extract(epoch FROM s.active_until) * 1000)::float8 AS until
            FROM grid_site s JOIN device d ON d.id = s.device_id
           WHERE s.registered_state = $1 AND d.deleted_at IS NULL ${scopeFilter(scope)} ORDER BY s.id`,
         [GRID_REGISTRATION_STATES.registered],
       );
-      return rows.map(({ control, source, ...site }) => ({ ...site, active: control && source ? { control, source } : null }));
+      return rows.map(({ control, source, ...site }) => ({
+        ...site,
+        active: control && source ? { control, source } : null,
+        // A site never worked out has no since: its first answer is stored whatever it is.
+        until: site.since ? site.until : undefined,
+      }));
     },
 
     /**

@@ -106,7 +106,8 @@ export function createSiteSchedules(options: {
   return {
     ensure(site) {
       if (running.has(site.siteId) || options.signal.aborted) return;
-      const state: Running = { site, stale: true, until: undefined, announced: false, stop: new AbortController() };
+      // What was stored is not written again unless it changes (a restart of many sites costs reads only).
+      const state: Running = { site, stale: true, until: site.until, announced: false, stop: new AbortController() };
       running.set(site.siteId, state);
       loops.push(run(state));
     },
