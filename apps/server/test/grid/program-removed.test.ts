@@ -19,7 +19,7 @@ describe("grid client: a program removed from a site", () => {
     world = await startGridWorld({
       factor: 60,
       sites: [{ sn: "P02SITE01", nmi: NMIS[0] }],
-      rates: { fsaListPoll: 60, derpListPoll: 60 },
+      rates: { fsaListPoll: 60, derpListPoll: 60, edevListPoll: 60 },
     });
     const base = world.sim.control.createProgram({ primacy: 5, fsaId: 1 });
     world.sim.control.setDefaultControl(base.id, { DERControlBase: { opModExpLimW: { value: 5, multiplier: 3 } } });
@@ -63,5 +63,17 @@ describe("grid client: a program removed from a site", () => {
     await waitUntil(() => world.sim.control.now() * 1000 > urgentEnd + 120_000, 20_000, "past the event's end");
     expect(responsesTo(urgentMrid)).toEqual([1, 2]);
     expect(world.effective.at(-1)?.active?.source.mrid).toBe(baseDefaultMrid);
+  });
+
+  it("has nothing in force once the device no longer takes part", async () => {
+    await world.db.query("UPDATE device SET deleted_at = now() WHERE id = $1", [world.devices.get("P02SITE01")]);
+    await waitUntil(() => world.effective.at(-1)?.active === null, 15_000, "the site released");
+    await waitUntil(
+      async () =>
+        (await world.db.query("SELECT 1 FROM grid_site WHERE active_control IS NULL AND active_source IS NULL")).rows.length ===
+        1,
+      5_000,
+      "stored as none",
+    );
   });
 });

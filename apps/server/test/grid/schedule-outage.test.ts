@@ -20,8 +20,9 @@ describe("grid client: the control schedule through a utility outage and a resta
       await world.db.query<{
         control: ActiveControl["control"] | null;
         source: ActiveControl["source"] | null;
+        since: Date | null;
         until: Date | null;
-      }>("SELECT active_control AS control, active_source AS source, active_until AS until FROM grid_site")
+      }>("SELECT active_control AS control, active_source AS source, active_since AS since, active_until AS until FROM grid_site")
     ).rows[0];
 
   beforeAll(async () => {
@@ -78,7 +79,8 @@ describe("grid client: the control schedule through a utility outage and a resta
 
   it("restarted during the outage, carries on with the event and returns to the default when it ends", async () => {
     await world.stopClient();
-    const { since } = (await site()) ?? {};
+    const since = (await site())?.since;
+    expect(since?.getTime()).toBeGreaterThanOrEqual(eventStart);
     const before = world.effective.length;
     world.startClient();
     await waitUntil(() => world.effective.length > before, 10_000, "the restarted client's first answer");

@@ -218,6 +218,8 @@ export function startGridClient(options: GridClientOptions): GridClient {
     if (outcome.kind === "pinMismatch") {
       // CSIP-AUS: a site whose PIN differs is not operated; nothing more is sent for it.
       refusedPin.set(row.id, row.pin);
+      await booted;
+      schedules.stop(row.id);
       await repo.setRegistration(row.id, GRID_REGISTRATION_STATES.pinMismatch, site.endDeviceHref ?? null);
       options.log.warn({ siteId: row.id, deviceId: device.deviceId }, "grid: registration PIN differs; site not operated");
       options.onPinMismatch?.({ tenantId: row.tenantId, siteId: row.id, deviceId: device.deviceId, sn: device.sn });

@@ -21,7 +21,7 @@ export interface SiteSchedules {
   ensure(site: ScheduledSite): void;
   /** The site's stored controls changed: read them and work the schedule out again now. */
   changed(siteId: number): void;
-  /** Stops the site's schedule (the device no longer takes part). */
+  /** Stops the site's schedule (the device no longer takes part, or is refused): nothing is in force there any more. */
   stop(siteId: number): void;
   /** Resolves once every schedule has stopped (the signal given at creation aborted). */
   closed(): Promise<void>;
@@ -55,6 +55,14 @@ export function createSiteSchedules(options: {
   const running = new Map<number, Running>();
   const loops: Promise<void>[] = [];
 
+  function tell(site: ScheduledSite, active: ActiveControl | null): void {
+    try {
+      options.onEffectiveControl?.(site.siteId, site.deviceId, active);
+    } catch (error) {
+      options.log.warn({ err: error, siteId: site.siteId }, "grid: effective control hook failed");
+    }
+  }
+
   async function step(state: Running): Promise<number> {
     const { site } = state;
     if (!state.inputs || state.stale) {
@@ -73,11 +81,7 @@ export function createSiteSchedules(options: {
     state.until = answer.until;
     if (changed || !state.announced) {
       state.announced = true;
-      try {
-        options.onEffectiveControl?.(site.siteId, site.deviceId, answer.active);
-      } catch (error) {
-        options.log.warn({ err: error, siteId: site.siteId }, "grid: effective control hook failed");
-      }
+      tell(site, answer.active);
     }
     return answer.until === null ? IDLE_MS : Math.min(IDLE_MS, Math.max(0, answer.until - now) + PAST_MS);
   }
@@ -118,8 +122,17 @@ export function createSiteSchedules(options: {
       state.wake?.abort();
     },
     stop(siteId) {
-      running.get(siteId)?.stop.abort();
+      const state = running.get(siteId);
+      if (!state) return;
+      state.stop.abort();
       running.delete(siteId);
+      const { site } = state;
+      if (!site.active) return;
+      site.active = null;
+      tell(site, null);
+      options.repo
+        .saveActive(site.siteId, null, new Date(options.serverNow()), null)
+        .catch((error) => options.log.warn({ err: error, siteId }, "grid: control schedule not stored"));
     },
     async closed() {
       await Promise.allSettled(loops);
