@@ -113,11 +113,26 @@ export function randomOffsetS(seed: string, mrid: string, which: "start" | "dura
   return Math.sign(bound) * draw;
 }
 
+/**
+ * An event's interval (ms) at this site, its randomisation applied, whatever its status: the
+ * schedule and the event's responses (started, completed) keep the same times.
+ */
+export function randomisedSpan(
+  seed: string,
+  event: Pick<ScheduleEvent, "mrid" | "start" | "durationS" | "randomizeStart" | "randomizeDuration">,
+): { start: number; end: number } {
+  const start = event.start + randomOffsetS(seed, event.mrid, "start", event.randomizeStart) * 1000;
+  return {
+    start,
+    end: start + Math.max(0, event.durationS + randomOffsetS(seed, event.mrid, "duration", event.randomizeDuration)) * 1000,
+  };
+}
+
 /** The interval (ms) during which an event is in force at this site; null when never. */
 export function eventSpan(event: ScheduleEvent, seed: string): { start: number; end: number } | null {
   if (event.status === GRID_EVENT_STATUSES.cancelled || event.status === GRID_EVENT_STATUSES.superseded) return null;
-  const start = event.start + randomOffsetS(seed, event.mrid, "start", event.randomizeStart) * 1000;
-  let end = start + Math.max(0, event.durationS + randomOffsetS(seed, event.mrid, "duration", event.randomizeDuration)) * 1000;
+  const { start } = randomisedSpan(seed, event);
+  let { end } = randomisedSpan(seed, event);
   if (event.status === GRID_EVENT_STATUSES.cancelledWithRandomization) {
     const delayS = Math.abs(randomOffsetS(seed, event.mrid, "duration", event.randomizeDuration || event.randomizeStart));
     end = Math.min(end, (event.statusAt ?? Number.NEGATIVE_INFINITY) + delayS * 1000);

@@ -45,6 +45,9 @@ export interface CommandRow {
   responseStatus: number | null;
   replyTo: string | null;
   responseRequired: string | null;
+  /** Seconds of randomisation (IEEE 2030.5 RandomizableEvent), null when none. */
+  randomizeStart: number | null;
+  randomizeDuration: number | null;
 }
 
 export interface CommandInput {
@@ -254,6 +257,7 @@ export function createGridRepository(db: Db) {
 }
 
 const COMMAND_COLUMNS = `id::int, site_id::int AS "siteId", mrid, primacy, kind, start_at AS "startAt", duration_s AS "durationS",
-  event_status AS "eventStatus", response_status AS "responseStatus", reply_to AS "replyTo", response_required AS "responseRequired"`;
+  event_status AS "eventStatus", response_status AS "responseStatus", reply_to AS "replyTo", response_required AS "responseRequired",
+  randomize_start AS "randomizeStart", randomize_duration AS "randomizeDuration"`;
 
 export type GridRepository = ReturnType<typeof createGridRepository>;

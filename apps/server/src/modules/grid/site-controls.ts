@@ -1,6 +1,6 @@
 import { commandMode, GRID_COMMAND_KINDS } from "@ess/domain";
 import { type DERControl, type DERProgram, RESPONSE_STATUS } from "@ess/sep2";
-import { dueResponse } from "./event-responses.ts";
+import { dueResponse, span } from "./event-responses.ts";
 import type { CommandInput, CommandRow } from "./grid.repository.ts";
 import { type GridContext, type Site, seconds } from "./grid-context.ts";
 import { readList } from "./list-reader.ts";
@@ -205,9 +205,9 @@ export async function settleEvents(ctx: GridContext, site: Site): Promise<void> 
   const open = await openEvents(ctx, site);
   for (const row of open) {
     for (
-      let status = dueResponse(row, ctx.serverNow(), open);
+      let status = dueResponse(row, ctx.serverNow(), open, site.row.lfdi);
       status !== null;
-      status = dueResponse(row, ctx.serverNow(), open)
+      status = dueResponse(row, ctx.serverNow(), open, site.row.lfdi)
     ) {
       await respond(ctx, site, row, status);
       if (status !== RESPONSE_STATUS.started && status !== RESPONSE_STATUS.received) break;
@@ -215,14 +215,14 @@ export async function settleEvents(ctx: GridContext, site: Site): Promise<void> 
   }
 }
 
-/** Time (ms) until the next start or end of an open event, for the site's event timer. */
+/** Time (ms) until the next (randomised) start or end of an open event, for the site's event timer. */
 export async function nextEventBoundary(ctx: GridContext, site: Site): Promise<number | null> {
   const now = ctx.serverNow();
   let next: number | null = null;
   for (const row of await openEvents(ctx, site)) {
-    const start = row.startAt?.getTime();
-    if (start === undefined) continue;
-    for (const t of [start, start + (row.durationS ?? 0) * 1000]) if (t > now && (next === null || t < next)) next = t;
+    if (!row.startAt) continue;
+    const { start, end } = span(row, site.row.lfdi);
+    for (const t of [start, end]) if (t > now && (next === null || t < next)) next = t;
   }
   return next === null ? null : next - now;
 }
