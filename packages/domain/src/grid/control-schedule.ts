@@ -12,16 +12,19 @@ import type { ScaledPower } from "./command-mode.ts";
  * - Events the utility cancelled or superseded are out. "Cancelled with randomisation" ends the event
  *   at the cancellation time plus the event's random offset instead of at once.
  * - Among events in force, the lower primacy (program priority) wins, then the newer creationTime
- *   (IEEE 2030.5: the most recently created event takes precedence), then the larger mRID so the
- *   answer never depends on input order. Only one event applies: a losing event is answered
- *   "superseded" (event-responses, GEN-10), so applying any of its modes would contradict what the
- *   utility was told.
+ *   (the rule the issue quotes from IEEE 2030.5, and what open-dynamic-export's scheduler does per
+ *   time slice, shared/reference/csip-aus-client.md §3), then the larger mRID so the answer never
+ *   depends on input order. Only one event applies: a losing event is answered "superseded"
+ *   (event-responses, GEN-10), so applying any of its modes would contradict what the utility was
+ *   told. (open-dynamic-export schedules each mode separately instead; we keep one winner so the
+ *   schedule and the responses tell the same story.)
  * - The fallback is the DefaultDERControl of the program with the lowest primacy that has one
  *   (open-dynamic-export does the same; CSIP-AUS GEN-03/P-03 follow it once events end).
- * - Fields merge: the default fills each mode the winning event does not set. CSIP (Implementation
- *   Guide §5) and open-dynamic-export apply defaults per control mode — a dynamic export limit
- *   event does not lift the default import limit — so a site under an event keeps its default
- *   limits for the modes that event is silent on.
+ * - Fields merge: the default fills each mode the winning event does not set. The DefaultDERControl
+ *   is what applies "when no active event" of a mode is found, and open-dynamic-export applies it
+ *   per control type (csip-aus-client.md §3): an export-limit event does not lift the default
+ *   import limit, so a site under an event keeps its default limits for the modes the event is
+ *   silent on. (The CSIP Implementation Guide itself was not read for this.)
  */
 
 /** EventStatus.currentStatus (IEEE 2030.5). */
@@ -131,8 +134,8 @@ export function randomisedSpan(
 /** The interval (ms) during which an event is in force at this site; null when never. */
 export function eventSpan(event: ScheduleEvent, seed: string): { start: number; end: number } | null {
   if (event.status === GRID_EVENT_STATUSES.cancelled || event.status === GRID_EVENT_STATUSES.superseded) return null;
-  const { start } = randomisedSpan(seed, event);
-  let { end } = randomisedSpan(seed, event);
+  const { start, end: plannedEnd } = randomisedSpan(seed, event);
+  let end = plannedEnd;
   if (event.status === GRID_EVENT_STATUSES.cancelledWithRandomization) {
     const delayS = Math.abs(randomOffsetS(seed, event.mrid, "duration", event.randomizeDuration || event.randomizeStart));
     end = Math.min(end, (event.statusAt ?? Number.NEGATIVE_INFINITY) + delayS * 1000);
