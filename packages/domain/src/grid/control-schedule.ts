@@ -12,8 +12,9 @@ import type { ScaledPower } from "./command-mode.ts";
  * - Events the utility cancelled or superseded are out. "Cancelled with randomisation" ends the event
  *   at the cancellation time plus the event's random offset instead of at once.
  * - Among events in force, the lower primacy (program priority) wins, then the newer creationTime
- *   (the rule the issue quotes from IEEE 2030.5, and what open-dynamic-export's scheduler does per
- *   time slice, shared/reference/csip-aus-client.md §3), then the larger mRID so the answer never
+ *   (IEEE 2030.5: of overlapping events of equal primacy, the larger creationTime is the newer and
+ *   supersedes the older — the text open-dynamic-export quotes beside its sort, and what its
+ *   scheduler does per time slice, csip-aus-client.md §3), then the larger mRID so the answer never
  *   depends on input order. Only one event applies: a losing event is answered "superseded"
  *   (event-responses, GEN-10), so applying any of its modes would contradict what the utility was
  *   told. (open-dynamic-export schedules each mode separately instead; we keep one winner so the
