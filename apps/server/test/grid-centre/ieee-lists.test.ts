@@ -115,6 +115,29 @@ describe("the IEEE device list", () => {
     expect(answer.body.data.records.find((r) => r.sn === "dev-1b")).toMatchObject({ regularCount: 0, purePvCount: 0 });
   });
 
+  it("shows the control in force at each site, with its source and until when, and none where nothing is", async () => {
+    await t.db.query(
+      `UPDATE grid_site SET active_control = $2, active_source = $3, active_since = '2026-11-03T04:00:00Z',
+              active_until = '2026-11-03T04:30:00Z' WHERE id = $1`,
+      [
+        sites.get("dev-1a"),
+        JSON.stringify({ opModExpLimW: { value: 2, multiplier: 3 }, opModImpLimW: { value: 5, multiplier: 3 } }),
+        JSON.stringify({ kind: "event", mrid: "EV01", programMrid: "PROG0001", primacy: 1 }),
+      ],
+    );
+    const records = (await as("admin")<Page<Site>>("/admin/ieee/page?size=50")).body.data.records;
+    expect(records.find((r) => r.sn === "dev-1a")?.activeControl).toEqual({
+      control: { opModExpLimW: { value: 2, multiplier: 3 }, opModImpLimW: { value: 5, multiplier: 3 } },
+      kind: "event",
+      mrid: "EV01",
+      programMrid: "PROG0001",
+      primacy: 1,
+      since: "2026-11-03T04:00:00.000Z",
+      until: "2026-11-03T04:30:00.000Z",
+    });
+    expect(records.find((r) => r.sn === "dev-1b")?.activeControl).toBeNull();
+  });
+
   it("filters by serial number, NMI, registration state and grid company", async () => {
     const sns = async (query: string) =>
       (await as("admin")<Page<Site>>(`/admin/ieee/page?${query}`)).body.data.records.map((r) => r.sn).sort();

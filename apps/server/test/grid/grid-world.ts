@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { ActiveControl } from "@ess/domain";
 import { COUNTRY_AUSTRALIA, GRID_IDENTITY_DEFAULTS } from "@ess/domain";
 import { siteIdentity } from "@ess/domain/grid/hashed-identity.ts";
 import {
@@ -48,6 +49,8 @@ export interface GridWorld {
   aggregatorLfdi: string;
   devices: Map<string, number>;
   alarms: PinMismatchEvent[];
+  /** What the client told the effective-control hook, in order, with the utility's time (ms). */
+  effective: { deviceId: number; active: ActiveControl | null; at: number }[];
   siteLfdi(sn: string): string;
   /** Stores a telemetry sample of the device at server time `atMs` (W, var, V, %; null var: not reported). */
   sample(
@@ -120,6 +123,7 @@ export async function startGridWorld(options: {
   options.beforeClient?.(sim, { aggregatorLfdi, siteLfdi });
   const metrics = createMetrics();
   const alarms: PinMismatchEvent[] = [];
+  const effective: GridWorld["effective"] = [];
   const start = () =>
     startGridClient({
       db,
@@ -132,6 +136,7 @@ export async function startGridWorld(options: {
       log: quiet,
       metrics,
       onPinMismatch: (event) => alarms.push(event),
+      onEffectiveControl: (_siteId, deviceId, active) => effective.push({ deviceId, active, at: sim.control.now() * 1000 }),
     });
   let client = start();
   let seq = 0;
@@ -152,6 +157,7 @@ export async function startGridWorld(options: {
     aggregatorLfdi,
     devices,
     alarms,
+    effective,
     siteLfdi,
     async sample(sn, atMs, v) {
       const id = devices.get(sn);

@@ -13,6 +13,36 @@ import { text } from "../text.ts";
  * each received, and the NMI and grid company staff give Australian devices.
  */
 
+const scaledPower = z.object({ value: z.number(), multiplier: z.number().int() });
+
+/**
+ * The control in force at a site (packages/domain control-schedule): the modes it sets (a
+ * DERControlBase, a default filling the modes the event is silent on), where it comes from
+ * (event or program default: mRID, program, primacy), since and until when (null: no end known).
+ */
+export const ieeeActiveControl = z.object({
+  control: z.object({
+    opModConnect: z.boolean().optional(),
+    opModEnergize: z.boolean().optional(),
+    opModFixedW: z.number().optional(),
+    opModMaxLimW: z.number().optional(),
+    rampTms: z.number().optional(),
+    opModImpLimW: scaledPower.optional(),
+    opModExpLimW: scaledPower.optional(),
+    opModGenLimW: scaledPower.optional(),
+    opModLoadLimW: scaledPower.optional(),
+    opModStorageTargetW: scaledPower.optional(),
+    setGradW: z.number().optional(),
+  }),
+  kind: z.enum(["event", "default"]),
+  mrid: z.string(),
+  programMrid: z.string(),
+  primacy: z.number().int(),
+  since: instant.nullable(),
+  until: instant.nullable(),
+});
+export type IeeeActiveControl = z.infer<typeof ieeeActiveControl>;
+
 /** One grid site with its device. `id` is the device's id (a site is one device's registration). */
 export const ieeeDeviceRecord = z.object({
   id: z.number().int(),
@@ -35,6 +65,8 @@ export const ieeeDeviceRecord = z.object({
   sellCount: z.number().int(),
   emergencyCount: z.number().int(),
   purePvCount: z.number().int(),
+  /** Null when nothing is in force (no event, no default, or not worked out yet). */
+  activeControl: ieeeActiveControl.nullable(),
 });
 export type IeeeDeviceRecord = z.infer<typeof ieeeDeviceRecord>;
 

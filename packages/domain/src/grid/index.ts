@@ -2,6 +2,8 @@
 // LFDIs, derived mRIDs) live in ./hashed-identity.ts, which only the server imports.
 export * from "./command-mode.ts";
 export * from "./control-mappings.ts";
+export * from "./control-schedule.ts";
+export * from "./control-summary.ts";
 export * from "./identity.ts";
 export * from "./nmi.ts";
 export * from "./site-states.ts";

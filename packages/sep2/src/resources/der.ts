@@ -1,3 +1,4 @@
+import { GRID_EVENT_STATUSES } from "@ess/domain/grid/control-schedule.ts";
 import type {
   DateTimeInterval,
   IdentifiedObject,
@@ -151,14 +152,8 @@ export interface DERControlBase {
   opModStorageTargetW?: ScaledValue;
 }
 
-/** EventStatus.currentStatus values. */
-export const EVENT_STATUS = Object.freeze({
-  scheduled: 0,
-  active: 1,
-  cancelled: 2,
-  cancelledWithRandomization: 3,
-  superseded: 4,
-});
+/** EventStatus.currentStatus values (kept in the domain, where the control schedule reads them). */
+export const EVENT_STATUS = GRID_EVENT_STATUSES;
 
 export interface EventStatus {
   currentStatus: number;

@@ -1,5 +1,5 @@
-import type { IeeeCommandRecord, IeeeDeviceRecord, IeeeExchangeRecord } from "@ess/contracts";
-import { GRID_COMMAND_MODES } from "@ess/domain";
+import type { IeeeActiveControl, IeeeCommandRecord, IeeeDeviceRecord, IeeeExchangeRecord } from "@ess/contracts";
+import { type ActiveControl, GRID_COMMAND_MODES } from "@ess/domain";
 import type { Queryable } from "../../db/db.ts";
 import { containsPattern, first, type Sql, sql } from "../../db/sql.ts";
 import { notFound } from "../../http/errors.ts";
@@ -32,13 +32,17 @@ export interface SiteRow {
   sell: number;
   emergency: number;
   pure_pv: number;
+  active_control: ActiveControl["control"] | null;
+  active_source: ActiveControl["source"] | null;
+  active_since: Date | null;
+  active_until: Date | null;
 }
 
 const M = GRID_COMMAND_MODES;
 export const SITE_SELECT = sql.raw(`d.id AS device_id, s.id AS site_id, d.sn, d.nmi, s.lfdi, s.sfdi, d.grid_company,
   s.registered_state, s.failure, d.online_status, d.country_code, s.last_command_at, s.last_poll_at, s.created_at, s.updated_at,
   coalesce(mc.regular, 0) AS regular, coalesce(mc.sell, 0) AS sell, coalesce(mc.emergency, 0) AS emergency,
-  coalesce(mc.pure_pv, 0) AS pure_pv`);
+  coalesce(mc.pure_pv, 0) AS pure_pv, s.active_control, s.active_source, s.active_since, s.active_until`);
 // The mode counts of one page's sites only: a lateral count per site, over grid_command_site_idx.
 export const SITE_FROM = sql.raw(`grid_site s JOIN device d ON d.id = s.device_id AND d.deleted_at IS NULL
   LEFT JOIN LATERAL (
@@ -93,7 +97,14 @@ export const toSiteRecord = (r: SiteRow): IeeeDeviceRecord => ({
   sellCount: r.sell,
   emergencyCount: r.emergency,
   purePvCount: r.pure_pv,
+  activeControl: activeOf(r),
 });
+
+/** The control the grid client last found in force at the site (grid_site.active_*, migration 0265). */
+function activeOf(r: SiteRow): IeeeActiveControl | null {
+  if (!r.active_control || !r.active_source) return null;
+  return { control: r.active_control, ...r.active_source, since: iso(r.active_since), until: iso(r.active_until) };
+}
 
 /** The device a per-device read names (by SN or id), in the caller's scope, and its site if it has one. */
 export async function deviceInScope(

@@ -1,3 +1,4 @@
+import { randomisedSpan } from "@ess/domain";
 import { EVENT_STATUS, RESPONSE_STATUS } from "@ess/sep2";
 import { describe, expect, it } from "vitest";
 import { dueResponse } from "./event-responses.ts";
@@ -41,5 +42,19 @@ describe("dueResponse", () => {
     // A cancelled higher-priority event outranks nobody; equal primacy neither.
     expect(dueResponse(low, T0 + 300_000, [low, { ...high, eventStatus: EVENT_STATUS.cancelled }])).toBe(RESPONSE_STATUS.started);
     expect(dueResponse(low, T0 + 300_000, [low, { ...high, primacy: 2 }])).toBe(RESPONSE_STATUS.started);
+  });
+});
+
+describe("dueResponse with randomisation", () => {
+  it("starts and completes at the site's randomised times, as its control schedule has them", () => {
+    const seed = "SITE-LFDI";
+    const random = event({ randomizeStart: 120, randomizeDuration: 60 });
+    const shifted = randomisedSpan(seed, { mrid: "A", start: T0, durationS: 600, randomizeStart: 120, randomizeDuration: 60 });
+    expect(shifted.start).toBeGreaterThan(T0);
+    expect(dueResponse(random, shifted.start - 1, [], seed)).toBeNull();
+    expect(dueResponse(random, shifted.start, [], seed)).toBe(RESPONSE_STATUS.started);
+    const started = { ...random, responseStatus: RESPONSE_STATUS.started as number | null };
+    expect(dueResponse(started, shifted.end - 1, [], seed)).toBeNull();
+    expect(dueResponse(started, shifted.end, [], seed)).toBe(RESPONSE_STATUS.completed);
   });
 });

@@ -16,6 +16,7 @@ import { createSharedReads } from "./shared-reads.ts";
 import { nextEventBoundary, pollAssignments, pollPrograms, settleEvents } from "./site-controls.ts";
 import { postReadings, syncMirrors } from "./site-mirror.ts";
 import { describeDer, registerSite, writeConnectionPoint } from "./site-registration.ts";
+import { createSiteSchedules, type EffectiveControlHook } from "./site-schedule.ts";
 
 /**
  * The aggregator client (IEEE 2030.5 / CSIP-AUS): the console speaking to the utility for every
@@ -44,6 +45,8 @@ export interface GridClientOptions {
   onPinMismatch?: (event: PinMismatchEvent) => void;
   /** First wait after a failure, ms of the client's clock (doubles up to the list's own rate). */
   retryMs?: number;
+  /** Told each site's control in force when its schedule starts and whenever it changes (default: nothing). */
+  onEffectiveControl?: EffectiveControlHook;
 }
 
 export interface GridClient {
@@ -100,6 +103,23 @@ export function startGridClient(options: GridClientOptions): GridClient {
     },
   });
 
+  const serverNow = () => clock.now() + offsetMs;
+  const schedules = createSiteSchedules({
+    repo,
+    clock,
+    serverNow,
+    log: options.log,
+    onEffectiveControl: options.onEffectiveControl,
+    signal: stop.signal,
+  });
+  // Schedules of sites registered before run from what was stored, whether the utility answers or not.
+  const booted = repo
+    .scheduledSites(options.scope)
+    .then((list) => {
+      for (const site of list) schedules.ensure(site);
+    })
+    .catch((error) => options.log.warn({ err: error }, "grid: stored control schedules not resumed"));
+
   const marks = createPollMarks(options.db, {
     onError: (error) => options.log.warn({ err: error }, "grid: poll times not stored"),
   });
@@ -109,11 +129,12 @@ export function startGridClient(options: GridClientOptions): GridClient {
     marks,
     shared: createSharedReads(() => clock.now()),
     facts: createDeviceFacts(options.db),
+    schedules,
     clock,
     log: options.log,
     aggregator: options.credentials.identity,
     pen: options.pen,
-    serverNow: () => clock.now() + offsetMs,
+    serverNow,
     dcap: () => dcap as DeviceCapability,
   };
 
@@ -170,6 +191,7 @@ export function startGridClient(options: GridClientOptions): GridClient {
     for (const [deviceId, site] of sites) {
       if (!wantedIds.has(deviceId)) {
         site.stop.abort();
+        schedules.stop(site.row.id);
         sites.delete(deviceId);
       }
     }
@@ -196,6 +218,8 @@ export function startGridClient(options: GridClientOptions): GridClient {
     if (outcome.kind === "pinMismatch") {
       // CSIP-AUS: a site whose PIN differs is not operated; nothing more is sent for it.
       refusedPin.set(row.id, row.pin);
+      await booted;
+      schedules.stop(row.id);
       await repo.setRegistration(row.id, GRID_REGISTRATION_STATES.pinMismatch, site.endDeviceHref ?? null);
       options.log.warn({ siteId: row.id, deviceId: device.deviceId }, "grid: registration PIN differs; site not operated");
       options.onPinMismatch?.({ tenantId: row.tenantId, siteId: row.id, deviceId: device.deviceId, sn: device.sn });
@@ -204,6 +228,8 @@ export function startGridClient(options: GridClientOptions): GridClient {
     refusedPin.delete(row.id);
     await repo.setRegistration(row.id, GRID_REGISTRATION_STATES.registered, site.endDeviceHref ?? null);
     sites.set(device.deviceId, site);
+    await booted;
+    schedules.ensure({ siteId: row.id, deviceId: device.deviceId, lfdi: row.lfdi, active: null, since: null });
     startSiteLoops(site);
   }
 
@@ -294,7 +320,7 @@ export function startGridClient(options: GridClientOptions): GridClient {
       stop.abort();
       for (const site of sites.values()) site.stop.abort();
       ready?.();
-      await Promise.allSettled(running);
+      await Promise.allSettled([...running, schedules.closed()]);
       http.close();
       await Promise.all([exchanges.flush(), marks.flush()]);
     },

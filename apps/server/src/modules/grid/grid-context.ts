@@ -30,6 +30,8 @@ export interface GridContext {
   /** Reads one site may take from another's (the aggregator-wide MirrorUsagePointList). */
   shared: SharedReads;
   facts: DeviceFacts;
+  /** Each site's control schedule (site-schedule), told when its stored controls change. */
+  schedules: { changed(siteId: number): void };
   clock: GridClock;
   log: GridLog;
   aggregator: DeviceIdentity;
@@ -51,6 +53,12 @@ export interface Site {
   derHref?: string;
   /** DERProgramList hrefs from the site's function set assignments. */
   programLists: string[];
+  /** The assignments have been read since the site started (so `programLists` is what is assigned). */
+  assignmentsRead?: boolean;
+  /** The programs and defaults the last complete program poll found (see site-controls retireUnlisted). */
+  listedSignature?: string;
+  /** A control was stored or retired during the program poll under way. */
+  controlsChanged?: boolean;
   /** The NMI last written to the ConnectionPoint. */
   nmiWritten?: string;
   /** What was last written to each DER description (by href): its content and when (client clock, ms). */

@@ -1,6 +1,6 @@
 import { commandMode, GRID_COMMAND_KINDS } from "@ess/domain";
 import { type DERControl, type DERProgram, RESPONSE_STATUS } from "@ess/sep2";
-import { dueResponse } from "./event-responses.ts";
+import { dueResponse, span } from "./event-responses.ts";
 import type { CommandInput, CommandRow } from "./grid.repository.ts";
 import { type GridContext, type Site, seconds } from "./grid-context.ts";
 import { readList } from "./list-reader.ts";
@@ -24,27 +24,64 @@ export async function pollAssignments(ctx: GridContext, site: Site): Promise<num
     site.row.id,
   );
   site.programLists = items.flatMap((fsa) => (fsa.DERProgramListLink ? [fsa.DERProgramListLink.href] : []));
+  site.assignmentsRead = true;
   return pollRate;
 }
 
 /** Reads every program and its controls; resolves to the smallest DERProgramList pollRate. */
 export async function pollPrograms(ctx: GridContext, site: Site): Promise<number | undefined> {
   let rate: number | undefined;
+  const listed: Listed = { programs: new Set(), defaults: new Set() };
   for (const href of site.programLists) {
     const { items, pollRate } = await readList(ctx.http, href, "DERProgramList", (l) => l.DERProgram, site.row.id);
     if (pollRate !== undefined) rate = Math.min(rate ?? pollRate, pollRate);
-    for (const program of items) await pollProgram(ctx, site, program);
+    for (const program of items) await pollProgram(ctx, site, program, listed);
   }
+  await retireUnlisted(ctx, site, listed);
   await settleEvents(ctx, site);
+  // The schedule is worked out again once the whole poll is stored, never from half of it.
+  if (site.controlsChanged) ctx.schedules.changed(site.row.id);
+  site.controlsChanged = false;
   ctx.marks.mark(site.row.id, new Date(ctx.clock.now()), null);
   return rate;
 }
 
-async function pollProgram(ctx: GridContext, site: Site, program: DERProgram): Promise<void> {
+/** The programs and default controls a complete poll found for the site. */
+interface Listed {
+  programs: Set<string>;
+  defaults: Set<string>;
+}
+
+/**
+ * Retires the commands of programs no longer assigned to the site (CSIP-AUS P-02: its
+ * FunctionSetAssignment or DERProgram is gone) and defaults a program replaced: they leave the
+ * schedule and get no more responses. Only after the assignments were read in this run (an empty
+ * list before that means "not read yet", not "nothing assigned"), and only when what is listed
+ * differs from the last poll, so a steady site costs no statement.
+ */
+async function retireUnlisted(ctx: GridContext, site: Site, listed: Listed): Promise<void> {
+  if (!site.assignmentsRead) return;
+  const signature = JSON.stringify([[...listed.programs].sort(), [...listed.defaults].sort()]);
+  if (site.listedSignature === signature) return;
+  const retired = await ctx.repo.retireUnlisted(
+    site.row.id,
+    [...listed.programs],
+    [...listed.defaults],
+    new Date(ctx.clock.now()),
+  );
+  site.listedSignature = signature;
+  if (retired.length === 0) return;
+  for (const mrid of retired) site.commands?.delete(mrid);
+  site.controlsChanged = true;
+}
+
+async function pollProgram(ctx: GridContext, site: Site, program: DERProgram, listed: Listed): Promise<void> {
+  listed.programs.add(program.mRID);
   const at = new Date(ctx.clock.now());
   const common = { tenantId: site.row.tenantId, siteId: site.row.id, programMrid: program.mRID, primacy: program.primacy };
   if (program.DefaultDERControlLink) {
     const fallback = await ctx.http.get(program.DefaultDERControlLink.href, ["DefaultDERControl"], site.row.id);
+    listed.defaults.add(fallback.mRID);
     await store(
       ctx,
       site,
@@ -59,6 +96,7 @@ async function pollProgram(ctx: GridContext, site: Site, program: DERProgram): P
         eventStatus: null,
         replyTo: null,
         responseRequired: null,
+        ...NO_EVENT_FIELDS,
       },
       at,
     );
@@ -85,6 +123,7 @@ async function store(ctx: GridContext, site: Site, input: CommandInput, at: Date
   if (known?.signature === signature) return known.row;
   const row = await ctx.repo.upsertCommand(input, at);
   commands.set(input.mrid, { row, signature });
+  site.controlsChanged = true;
   return row;
 }
 
@@ -128,8 +167,14 @@ function eventFields(control: DERControl) {
     eventStatus: control.EventStatus?.currentStatus ?? null,
     replyTo: control.replyTo ?? null,
     responseRequired: control.responseRequired ?? null,
+    creationTime: new Date(control.creationTime * 1000),
+    eventStatusAt: control.EventStatus?.dateTime === undefined ? null : new Date(control.EventStatus.dateTime * 1000),
+    randomizeStart: control.randomizeStart ?? null,
+    randomizeDuration: control.randomizeDuration ?? null,
   };
 }
+
+const NO_EVENT_FIELDS = { creationTime: null, eventStatusAt: null, randomizeStart: null, randomizeDuration: null };
 
 /** responseRequired bit 0: "received" wanted; bit 1: the specific responses (started, completed…). */
 function wanted(row: CommandRow, status: number): boolean {
@@ -160,9 +205,9 @@ export async function settleEvents(ctx: GridContext, site: Site): Promise<void> 
   const open = await openEvents(ctx, site);
   for (const row of open) {
     for (
-      let status = dueResponse(row, ctx.serverNow(), open);
+      let status = dueResponse(row, ctx.serverNow(), open, site.row.lfdi);
       status !== null;
-      status = dueResponse(row, ctx.serverNow(), open)
+      status = dueResponse(row, ctx.serverNow(), open, site.row.lfdi)
     ) {
       await respond(ctx, site, row, status);
       if (status !== RESPONSE_STATUS.started && status !== RESPONSE_STATUS.received) break;
@@ -170,14 +215,14 @@ export async function settleEvents(ctx: GridContext, site: Site): Promise<void> 
   }
 }
 
-/** Time (ms) until the next start or end of an open event, for the site's event timer. */
+/** Time (ms) until the next (randomised) start or end of an open event, for the site's event timer. */
 export async function nextEventBoundary(ctx: GridContext, site: Site): Promise<number | null> {
   const now = ctx.serverNow();
   let next: number | null = null;
   for (const row of await openEvents(ctx, site)) {
-    const start = row.startAt?.getTime();
-    if (start === undefined) continue;
-    for (const t of [start, start + (row.durationS ?? 0) * 1000]) if (t > now && (next === null || t < next)) next = t;
+    if (!row.startAt) continue;
+    const { start, end } = span(row, site.row.lfdi);
+    for (const t of [start, end]) if (t > now && (next === null || t < next)) next = t;
   }
   return next === null ? null : next - now;
 }

@@ -4,6 +4,7 @@ import { Typography } from "antd";
 import { API } from "../../../api/api.ts";
 import { call } from "../../../api/client.ts";
 import { defineCrud, type OptionSource } from "../../../ui/crud/index.ts";
+import { activeControlText } from "../components/active-control.tsx";
 import { IeeeDrawer } from "../components/ieee-drawer.tsx";
 import { ieeeCommandsCrud } from "./ieee-commands.crud.tsx";
 import { ieeeExchangesCrud } from "./ieee-exchanges.crud.tsx";
@@ -17,7 +18,8 @@ const networks: OptionSource = {
 
 /**
  * The IEEE device management centre (spec §2, §3 IEEE device): each grid site with its device's
- * NMI and grid company, LFDI, registration and online state and the modes its commands asked for;
+ * NMI and grid company, LFDI, registration and online state, the modes its commands asked for and
+ * the control in force now (what it asks, until when, from which program);
  * from a row, the documents received and sent and the command records, each exportable after a
  * confirmation (spec §8). NMI and grid company are edited for Australian devices only.
  */
@@ -66,6 +68,7 @@ export const ieeeDevicesCrud = defineCrud<IeeeDeviceRecord>({
         </span>
       ),
     },
+    { key: "activeControl", title: "gridCentre:columns.activeControl", render: (r, t) => activeControlText(r.activeControl, t) },
     { key: "createTime", title: "gridCentre:columns.createTime", kind: "time", sortable: true },
     { key: "updateTime", title: "gridCentre:columns.updateTime", kind: "time", sortable: true },
   ],
