@@ -236,6 +236,7 @@ export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
     options: writeOptions,
   });
   app.addHook("onClose", async () => writer.stop());
+  app.decorate("deviceWriter", writer);
   registerDeviceSettingsRoutes(app, {
     db: deps.db,
     requests: deps.telemetry?.requests ?? null,

@@ -4,6 +4,7 @@ import type { AuditScope } from "../db/audit-scope.ts";
 import type { Translate } from "../i18n/translator.ts";
 import type { AuthContext, Authenticator } from "../modules/auth/auth.context.ts";
 import type { RealtimeHub } from "../modules/realtime/realtime-hub.ts";
+import type { DeviceWriter } from "../modules/settings/device-writer.ts";
 
 /** One registered method and path with what it requires of its caller. */
 export interface RouteEntry {
@@ -39,5 +40,7 @@ declare module "fastify" {
     checkResponses: boolean;
     /** Every route registered, for the route audit. */
     routeTable: readonly RouteEntry[];
+    /** Sends and records device settings and commands; the grid's control applier writes through it too. */
+    deviceWriter: DeviceWriter;
   }
 }

@@ -1,6 +1,7 @@
 import { getRegister } from "../catalogue/catalogue.ts";
 import { ANTI_BACKFLOW_PLAIN_MAX } from "../settings/setting-value-rules.ts";
-import { type ControlModeInput, type ScaledPower, scaledWatts } from "./command-mode.ts";
+import { type ScaledPower, scaledWatts } from "./command-mode.ts";
+import type { ControlBase } from "./control-schedule.ts";
 
 /**
  * How a utility control (IEEE 2030.5 DERControlBase with the CSIP-AUS limits) becomes settings of
@@ -11,20 +12,6 @@ import { type ControlModeInput, type ScaledPower, scaledWatts } from "./command-
  */
 
 export type ControlProduct = "single" | "three";
-
-/** The fields of a DERControlBase the console acts on (the shape of `@ess/sep2`'s DERControlBase). */
-export interface ControlBase extends ControlModeInput {
-  /** Most the DER may generate (discharge and PV together), W. */
-  opModGenLimW?: ScaledPower;
-  /** Most the DER may consume (charge), W. */
-  opModLoadLimW?: ScaledPower;
-  /** PerCent: hundredths of a percent of the rated power. */
-  opModMaxLimW?: number;
-  /** CSIP-AUS v1.3 storage target, W: above zero discharges, below zero charges (generation positive). */
-  opModStorageTargetW?: ScaledPower;
-  /** DefaultDERControl's ramp: hundredths of a percent of the rated power per second. */
-  setGradW?: number;
-}
 
 /** What of the device a mapping needs. */
 export interface ControlDevice {

@@ -37,18 +37,27 @@ export const GRID_EVENT_STATUSES = Object.freeze({
   superseded: 4,
 });
 
-/** The modes of a DERControlBase as stored (plus the default's setGradW). */
+/**
+ * The modes of a DERControlBase as stored (plus the default's setGradW): what the schedule merges
+ * and what the control mappings turn into settings (the shape of `@ess/sep2`'s DERControlBase).
+ */
 export interface ControlBase {
   opModConnect?: boolean;
   opModEnergize?: boolean;
+  /** Signed hundredths of a percent of setMaxW; above zero exports. */
   opModFixedW?: number;
+  /** PerCent: hundredths of a percent of the rated power. */
   opModMaxLimW?: number;
   rampTms?: number;
   opModImpLimW?: ScaledPower;
   opModExpLimW?: ScaledPower;
+  /** Most the DER may generate (discharge and PV together), W. */
   opModGenLimW?: ScaledPower;
+  /** Most the DER may consume (charge), W. */
   opModLoadLimW?: ScaledPower;
+  /** CSIP-AUS v1.3 storage target, W: above zero discharges, below zero charges (generation positive). */
   opModStorageTargetW?: ScaledPower;
+  /** DefaultDERControl's ramp: hundredths of a percent of the rated power per second. */
   setGradW?: number;
 }
 
