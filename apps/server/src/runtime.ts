@@ -15,6 +15,8 @@ import { openFileStore } from "./files/open-file-store.ts";
 import { createTranslator } from "./i18n/translator.ts";
 import { configurePasswordHashing } from "./modules/auth/password.ts";
 import { type FaultServices, startFaults } from "./modules/faults/faults.runtime.ts";
+import { createControlApplier } from "./modules/grid/control-applier.ts";
+import { createControlDelivery } from "./modules/grid/control-delivery.ts";
 import { type GridClient, startGridClient } from "./modules/grid/grid-client.ts";
 import { loadGridCredentials } from "./modules/grid/grid-credentials.ts";
 import { createGridReminders } from "./modules/grid/grid-reminders.ts";
@@ -307,6 +309,14 @@ export async function startRuntime(
     let gridLease: LeasedJob<GridClient> | null = null;
     if (gridCredentials && config.ESS_GRID_DCAP_URL) {
       const dcapUrl = config.ESS_GRID_DCAP_URL;
+      const applier = createControlApplier({
+        db,
+        writer: app.deviceWriter,
+        requests: telemetry.services.requests,
+        queueTtlMs: config.ESS_WRITE_QUEUE_TTL_S * 1000,
+      });
+      const controls = createControlDelivery({ apply: applier.applyEffectiveControl, log: log.child({ module: "grid" }) });
+      closers.push(() => controls.settled());
       const lease = startLeasedJob({
         db,
         job: "grid",
@@ -324,6 +334,8 @@ export async function startRuntime(
             log: log.child({ module: "grid" }),
             metrics,
             onPinMismatch: createGridReminders({ hub: realtime, t: translator("en-US") }),
+            // Each site's control in force reaches its device through the durable write path.
+            onEffectiveControl: controls.deliver,
           }),
       });
       gridLease = lease;

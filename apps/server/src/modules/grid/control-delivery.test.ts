@@ -1,0 +1,58 @@
+import type { ActiveControl, ControlBase } from "@ess/domain";
+import { describe, expect, it } from "vitest";
+import type { AppliedControl } from "./control-applier.ts";
+import { createControlDelivery } from "./control-delivery.ts";
+
+const silent = { info() {}, warn() {}, error() {} };
+const limit = (w: number): ActiveControl => ({
+  control: { opModExpLimW: { value: w, multiplier: 0 } },
+  source: { kind: "event", mrid: `E${w}`, programMrid: "P", primacy: 0 },
+});
+const done: AppliedControl = { changed: true, outcome: "acknowledged", writes: [], notApplicable: [] };
+const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+describe("control delivery", () => {
+  it("applies a device's answers one after the other, in the order they came, while other devices go on", async () => {
+    const log: string[] = [];
+    const release: (() => void)[] = [];
+    const delivery = createControlDelivery({
+      log: silent,
+      apply: async (device, base: ControlBase | null) => {
+        log.push(`start ${device.id}:${base?.opModExpLimW?.value ?? "end"}`);
+        if (device.id === 1) await new Promise<void>((resolve) => release.push(resolve));
+        log.push(`done ${device.id}:${base?.opModExpLimW?.value ?? "end"}`);
+        return done;
+      },
+    });
+    delivery.deliver(10, 1, limit(2000));
+    delivery.deliver(10, 1, null);
+    delivery.deliver(20, 2, limit(500));
+    await tick();
+    // Device 1's end waits for its limit; device 2 does not wait for device 1.
+    expect(log).toEqual(["start 1:2000", "start 2:500", "done 2:500"]);
+    release.shift()?.();
+    await tick();
+    release.shift()?.();
+    await delivery.settled();
+    expect(log).toEqual(["start 1:2000", "start 2:500", "done 2:500", "done 1:2000", "start 1:end", "done 1:end"]);
+  });
+
+  it("logs a failed application and carries on with the device's next answer", async () => {
+    const warnings: object[] = [];
+    const applied: (number | null)[] = [];
+    const delivery = createControlDelivery({
+      log: { ...silent, warn: (object) => void warnings.push(object) },
+      apply: async (_device, base) => {
+        if (base?.opModExpLimW?.value === 1) throw new Error("device gone");
+        applied.push(base?.opModExpLimW?.value ?? null);
+        return done;
+      },
+    });
+    delivery.deliver(10, 1, limit(1));
+    delivery.deliver(10, 1, limit(3000));
+    await delivery.settled();
+    expect(applied).toEqual([3000]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ siteId: 10, deviceId: 1 });
+  });
+});
