@@ -81,7 +81,10 @@ export interface UtilityControl {
   createControl(input: ControlInput): ControlRecord;
   controls(): ControlRecord[];
   cancelControl(controlId: number): void;
-  /** Cancels every control active now; returns how many. */
+  /**
+   * Cancels every control not yet over (in force now or still to come), as the procedures'
+   * cancel-active-der-controls does; returns how many.
+   */
   cancelActiveControls(): number;
   /** While on, every request is answered HTTP 500. */
   setOutage(on: boolean): void;
@@ -92,6 +95,23 @@ export interface UtilityControl {
   derWrites(): DerWrite[];
   responses(): RecordedResponse[];
   mirrorUsagePoints(): MupRecord[];
+}
+
+/**
+ * A new control supersedes the controls of its program that it overlaps in time, for the same
+ * EndDevices, that are not over (as the reference server does: one program holds one control at a
+ * time): they are listed as superseded from now, and the client answers them so (7).
+ */
+function supersedeOverlapped(state: UtilityState, control: ControlRecord): void {
+  const end = control.start + control.duration;
+  const sameDevices = (other: ControlRecord) =>
+    !control.endDeviceIds || !other.endDeviceIds || other.endDeviceIds.some((id) => control.endDeviceIds?.includes(id));
+  for (const other of state.controls.values()) {
+    if (other.programId !== control.programId || other.cancelledAt !== undefined || other.supersededAt !== undefined) continue;
+    const otherEnd = other.start + other.duration;
+    if (otherEnd <= control.creationTime || other.start >= end || otherEnd <= control.start || !sameDevices(other)) continue;
+    other.supersededAt = control.creationTime;
+  }
 }
 
 function requireProgram(state: UtilityState, id: number): ProgramRecord {
@@ -179,6 +199,7 @@ export function createControl(state: UtilityState, log: RequestLog, clock: SimCl
         mRID: input.mRID ?? newMrid(),
         creationTime: now(),
       };
+      supersedeOverlapped(state, control);
       state.controls.set(control.id, control);
       return clone(control);
     },
@@ -192,7 +213,7 @@ export function createControl(state: UtilityState, log: RequestLog, clock: SimCl
       const t = now();
       let count = 0;
       for (const control of state.controls.values()) {
-        if (control.cancelledAt === undefined && control.start <= t && t < control.start + control.duration) {
+        if (control.cancelledAt === undefined && control.supersededAt === undefined && t < control.start + control.duration) {
           control.cancelledAt = t;
           count++;
         }

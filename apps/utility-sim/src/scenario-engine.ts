@@ -17,6 +17,11 @@ export type StepEvent =
       endpoint: string;
       /** "received": before it is served, so actions change what the client gets (the default). */
       phase?: RequestPhase;
+      /**
+       * The event's own checks (the procedures' `checks` under an event): the step completes only
+       * on a request for which this holds, e.g. the response just posted says "started".
+       */
+      check?: (control: UtilityControl, request: Readonly<RequestLogEntry>) => boolean;
     }
   | { kind: "wait"; seconds: number };
 
@@ -65,6 +70,14 @@ const GET = "GET";
 export const on = {
   get: (endpoint: string): StepEvent => ({ kind: "request", method: GET, endpoint }),
   post: (endpoint: string): StepEvent => ({ kind: "request", method: "POST", endpoint }),
+  /** A POST once served (the procedures' `serve_request_first`), completing the step only when `check` holds. */
+  postServed: (endpoint: string, check: NonNullable<Extract<StepEvent, { kind: "request" }>["check"]>): StepEvent => ({
+    kind: "request",
+    method: "POST",
+    endpoint,
+    phase: "served",
+    check,
+  }),
   put: (endpoint: string): StepEvent => ({ kind: "request", method: "PUT", endpoint }),
   wait: (seconds: number): StepEvent => ({ kind: "wait", seconds }),
 };
@@ -129,6 +142,7 @@ export function runProcedure(control: UtilityControl, procedure: Procedure, time
       const event = (procedure.steps[name] as Step).event;
       if (event.kind !== "request" || event.method !== entry.method) continue;
       if ((event.phase ?? "received") !== phase || !endpointMatches(event.endpoint, entry.path)) continue;
+      if (event.check && !event.check(control, entry)) continue;
       complete(name, entry);
       return;
     }
