@@ -379,6 +379,14 @@ export function createOtaEngine(deps: {
     progress,
     devicesOffline,
     tick,
+    /**
+     * A tick now if this process runs the dispatcher (it holds the `ota` lease); otherwise the
+     * process that runs it takes the change up at its next tick, within `tickMs`. Two processes
+     * ticking at once could each count a campaign's batch as not yet sent and send two.
+     */
+    nudge(): Promise<void> {
+      return timer ? tick() : Promise.resolve();
+    },
     start() {
       timer ??= setInterval(() => void tick(), o.tickMs);
     },
