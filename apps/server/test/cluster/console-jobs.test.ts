@@ -3,8 +3,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CONSOLE_JOBS, type ConsoleJob, type ConsoleJobServices, consoleJobs } from "../../src/cluster/console-jobs.ts";
 import { type LeasedJobs, startLeasedJobs } from "../../src/cluster/leased-jobs.ts";
 import type { Db } from "../../src/db/db.ts";
-import { migrate } from "../../src/db/migrate.ts";
-import { openPostgres } from "../../src/db/postgres.driver.ts";
 import { createTranslator } from "../../src/i18n/translator.ts";
 import { createAlarmDetector } from "../../src/modules/faults/alarm-detector.ts";
 import { createFaultCache } from "../../src/modules/faults/fault-cache.ts";
@@ -16,8 +14,9 @@ import { type StoredFrame, writeFrames } from "../../src/modules/telemetry/telem
 import type { MqttBus } from "../../src/mqtt/bus.ts";
 import { createMetrics } from "../../src/observability/metrics.ts";
 import { registerDevice, uniqueSerial } from "../helpers/devices.ts";
+import { openProcessPools } from "../helpers/process-pools.ts";
 import { waitUntil } from "../helpers/reminders.ts";
-import { createTestDb, freshDatabaseUrl, TEST_DRIVER } from "../helpers/test-db.ts";
+import { TEST_DRIVER } from "../helpers/test-db.ts";
 
 /**
  * Three console processes on one database, each with its own services and its own set of the
@@ -42,21 +41,9 @@ interface Call {
 let pools: Db[] = [];
 let closeAll: () => Promise<unknown> = async () => {};
 beforeAll(async () => {
-  const fresh = await freshDatabaseUrl();
-  if (!fresh) {
-    // PGlite: one database in this process; the leases are in it all the same.
-    const db = await createTestDb();
-    pools = NAMES.map(() => db);
-    closeAll = () => db.close();
-  } else {
-    pools = await Promise.all(NAMES.map(() => openPostgres({ url: fresh.url, poolSize: 3, connectTimeoutMs: 5000 })));
-    await migrate(pools[0] as Db);
-    closeAll = async () => {
-      await Promise.all(pools.map((p) => p.close()));
-      await fresh.drop();
-    };
-  }
-  await (pools[0] as Db).query("INSERT INTO tenant (id, name) VALUES (1, 'Default') ON CONFLICT (id) DO NOTHING");
+  const opened = await openProcessPools(NAMES.length);
+  pools = opened.pools;
+  closeAll = opened.close;
 });
 afterAll(() => closeAll());
 
