@@ -379,11 +379,7 @@ export function createOtaEngine(deps: {
     progress,
     devicesOffline,
     tick,
-    /**
-     * A tick now if this process runs the dispatcher (it holds the `ota` lease); otherwise the
-     * process that runs it takes the change up at its next tick, within `tickMs`. Two processes
-     * ticking at once could each count a campaign's batch as not yet sent and send two.
-     */
+    /** A tick now if this process runs the dispatcher (the `ota` lease's holder: two could send a batch twice), else nothing. */
     nudge(): Promise<void> {
       return timer ? tick() : Promise.resolve();
     },
