@@ -50,7 +50,7 @@ describe.skipIf(TEST_DRIVER !== "postgres")("the console's periodic jobs in two 
 });
 
 describe(`one console alone, on ${TEST_DRIVER}`, () => {
-  it("leads every job from its start, through the same leases", { timeout: 20_000 }, async () => {
+  it("leads every job from its start, through the same leases", { timeout: 60_000 }, async () => {
     const runtime = await startTestRuntime();
     try {
       const now = await leads(runtime);
