@@ -45,8 +45,9 @@ export function energyRecoveryTimes(rollupMs: number): Pick<ConsoleJobTimes, "en
 
 export function consoleJobs(s: ConsoleJobServices, times: ConsoleJobTimes, log: LeaseLog): Record<ConsoleJob, JobStart> {
   return {
-    ota: () => {
-      s.ota.start();
+    // Fenced: a batch claimed by a holder held up past its lease would be a second batch.
+    ota: (_signal, token) => {
+      s.ota.start({ job: "ota", token });
       return { stop: () => s.ota.stop() };
     },
     "presence-sweep": () => every(times.presenceSweepMs, () => s.presence.sweep(), { log, what: "presence: timeout sweep" }),

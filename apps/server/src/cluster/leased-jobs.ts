@@ -3,8 +3,11 @@ import { createThrottledLog } from "../modules/telemetry/log.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import { type LeasedJob, type LeasedRun, type LeaseLog, startLeasedJob } from "./job-lease.ts";
 
-/** A job's start under its lease (job-lease.ts): the abort signal fires the moment the lease is lost. */
-export type JobStart = (signal: AbortSignal) => LeasedRun | Promise<LeasedRun>;
+/**
+ * A job's start under its lease (job-lease.ts): the abort signal fires the moment the lease is
+ * lost; the token is the lease's fencing token, for writes that must not outlive the lease.
+ */
+export type JobStart = (signal: AbortSignal, token: number) => LeasedRun | Promise<LeasedRun>;
 
 /**
  * Periodic work as a leased job's run: `work` every `everyMs` (and at once with `now`), never two
@@ -76,7 +79,7 @@ export function startLeasedJobs(
         ...(deps.ttlMs === undefined ? {} : { ttlMs: deps.ttlMs }),
         ...(deps.renewMs === undefined ? {} : { renewMs: deps.renewMs }),
         ...(deps.stopTimeoutMs === undefined ? {} : { stopTimeoutMs: deps.stopTimeoutMs }),
-        start: (signal) => start(signal),
+        start: (signal, token) => start(signal, token),
       }),
     );
   }

@@ -85,10 +85,10 @@ async function startProcess(name: string, db: Db) {
   const partitions = createPartitionKeeper(db, { retentionDays: 400 });
   const services: ConsoleJobServices = {
     ota: {
-      start() {
+      start(lease) {
         otaRuns.push({ process: name, from: performance.now(), to: null });
         calls.push({ process: name, job: "ota", at: performance.now() });
-        ota.start();
+        ota.start(lease);
       },
       async stop() {
         await ota.stop();

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type ConsoleJobServices, consoleJobs } from "../../src/cluster/console-jobs.ts";
-import { type LeasedJobs, startLeasedJobs } from "../../src/cluster/leased-jobs.ts";
+import { startLeasedJobs } from "../../src/cluster/leased-jobs.ts";
 import type { Db } from "../../src/db/db.ts";
 import { createOtaEngine } from "../../src/modules/ota/ota.engine.ts";
 import type { MqttBus } from "../../src/mqtt/bus.ts";
@@ -36,7 +36,7 @@ beforeAll(async () => {
 });
 afterAll(() => closeAll());
 
-let running: LeasedJobs[] = [];
+let running: { stop(options?: { release?: boolean }): Promise<void> }[] = [];
 afterEach(async () => {
   await Promise.all(running.map((j) => j.stop({ release: false })));
   running = [];
@@ -55,12 +55,7 @@ function startProcess(name: string, pool: Db) {
       return pool.query(text, params);
     },
   };
-  const bus = {
-    publish: async (_topic: string, payload: string) => {
-      orders.push({ process: name, id: (JSON.parse(payload) as { id: number }).id });
-    },
-  } as unknown as MqttBus;
-  const ota = createOtaEngine({ db, bus, log: silent, baseUrl: () => "http://127.0.0.1/", options: { tickMs: 100 } });
+  const ota = engine(name, db, 100);
   const { ota: job } = consoleJobs(
     { ...others, ota },
     { presenceSweepMs: 60_000, energyRecoveryMs: 60_000, energyRecoveryAfterMs: 60_000, partitionUpkeepMs: 3_600_000 },
@@ -68,7 +63,17 @@ function startProcess(name: string, pool: Db) {
   );
   const jobs = startLeasedJobs({ db, log: silent, ttlMs: TTL, renewMs: RENEW, stopTimeoutMs: 1000, holder: name }, { ota: job });
   running.push(jobs);
-  return { name, jobs };
+  return { name, jobs, pool };
+}
+
+/** A process's OTA engine, its orders recorded under the process's name. */
+function engine(name: string, db: Db, tickMs: number) {
+  const bus = {
+    publish: async (_topic: string, payload: string) => {
+      orders.push({ process: name, id: (JSON.parse(payload) as { id: number }).id });
+    },
+  } as unknown as MqttBus;
+  return createOtaEngine({ db, bus, log: silent, baseUrl: () => "http://127.0.0.1/", options: { tickMs } });
 }
 
 /** A running campaign to `devices` online devices, batches of BATCH, none sent yet. */
@@ -119,7 +124,7 @@ describe(`an OTA campaign while three processes run, on ${TEST_DRIVER}`, () => {
   it("sends each batch once from the lease's holder, and goes on from another process when the holder is killed", {
     timeout: 10 * TTL,
   }, async () => {
-    const c = await campaign(pools[0] as Db, 3 * BATCH);
+    const c = await campaign(pools[0] as Db, 4 * BATCH);
     const processes = ["a", "b", "c"].map((name, i) => startProcess(name, pools[i] as Db));
     await Promise.all(processes.map((p) => p.jobs.firstTry));
     await waitUntil(() => orders.length >= BATCH, 2000, "the first batch sent");
@@ -135,6 +140,7 @@ describe(`an OTA campaign while three processes run, on ${TEST_DRIVER}`, () => {
     await c.succeedInFlight();
     await waitUntil(() => orders.length >= 2 * BATCH, 2000, "the second batch sent");
     const killed = processes.find((p) => p.name === holder) as (typeof processes)[number];
+    const token = killed.jobs.leases.get("ota")?.token() as number;
     await killed.jobs.stop({ release: false });
     const killedAt = performance.now();
     await c.succeedInFlight();
@@ -148,9 +154,20 @@ describe(`an OTA campaign while three processes run, on ${TEST_DRIVER}`, () => {
     expect(after[0]?.process).not.toBe(holder);
     // After the kill, one other process ticks, and the killed one no more.
     expect(new Set(ticks.filter((t) => t.at > killedAt).map((t) => t.process))).toEqual(new Set([after[0]?.process]));
+
+    // The killed process's dispatcher had only been held up: it carries on (twice as fast) under
+    // its old token, and claims nothing; the last batch goes once, from the new holder.
+    const stale = engine(holder, killed.pool, 50);
+    stale.start({ job: "ota", token });
+    running.push(stale);
+    await sleep(300);
+    await c.succeedInFlight();
+    await waitUntil(() => orders.length >= 4 * BATCH, 2000, "the last batch sent");
+    await sleep(500);
+    expect(orders.slice(2 * BATCH).map((o) => o.process)).toEqual(orders.slice(2 * BATCH).map(() => after[0]?.process));
     // Every device got exactly one order.
     const upgrades = await c.upgrades();
     expect(upgrades.map((u) => u.attempts)).toEqual(upgrades.map(() => 1));
-    expect(new Set(orders.map((o) => o.id)).size).toBe(3 * BATCH);
+    expect(new Set(orders.map((o) => o.id)).size).toBe(4 * BATCH);
   });
 });
