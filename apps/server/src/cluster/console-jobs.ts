@@ -9,8 +9,8 @@ import { every, type JobStart } from "./leased-jobs.ts";
 /**
  * The console's periodic work over the whole fleet, each job under its own lease, so that it runs
  * in exactly one process (docs/ARCHITECTURE.md, "Jobs that run in one process", says why each of
- * these and not the others). Jobs that share nothing hold separate leases, so that they spread
- * over the processes; the alarm sweep and the alarm recovery pass share one (they share the
+ * these and not the others). Jobs that share nothing hold separate leases, so that they may run in
+ * different processes; the alarm sweep and the alarm recovery pass share one (they share the
  * detector's one-step-at-a-time chain and the same rows).
  */
 export const CONSOLE_JOBS = ["ota", "presence-sweep", "alarm-sweeps", "energy-recovery", "partitions"] as const;
