@@ -4,7 +4,8 @@ import type { FastifyInstance } from "fastify";
 import { pino } from "pino";
 import { type AppDeps, buildApp } from "./app.ts";
 import { startBrokerSessions } from "./cluster/broker-sessions.ts";
-import { type LeasedJob, startLeasedJob } from "./cluster/job-lease.ts";
+import { consoleJobs, DEFAULT_CONSOLE_JOB_TIMES, energyRecoveryTimes } from "./cluster/console-jobs.ts";
+import { type JobStart, startLeasedJobs } from "./cluster/leased-jobs.ts";
 import type { Config } from "./config/config.ts";
 import { fieldCipherFrom } from "./crypto/field-key.ts";
 import { auditedDb } from "./db/audited-db.ts";
@@ -298,15 +299,19 @@ export async function startRuntime(
     const host = config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST;
     const url = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}/`;
     publicUrl ||= url;
-    ota.start();
-    closers.push(() => ota.stop());
-    // Scheduled messages: published by whichever process ticks first once their time has come.
+    // Scheduled messages: published by whichever process ticks first once their time has come
+    // (each message is claimed by one conditional UPDATE), so every process may tick.
     const messages = createMessagePublisher({ db, hub: realtime, log });
     void messages.tick();
     messages.start();
     closers.push(() => messages.stop());
-    // The grid client runs in one process of the console: two would poll the utility twice.
-    let gridLease: LeasedJob<GridClient> | null = null;
+    const leaseLog = log.child({ module: "lease" });
+    const jobs: Record<string, JobStart> = consoleJobs(
+      { ...telemetry.services, ota, detector: faults.services.detector },
+      { ...DEFAULT_CONSOLE_JOB_TIMES, ...energyRecoveryTimes(config.ESS_ENERGY_ROLLUP_MS) },
+      leaseLog,
+    );
+    // The grid client runs in one process of the console too: two would poll the utility twice.
     if (gridCredentials && config.ESS_GRID_DCAP_URL) {
       const dcapUrl = config.ESS_GRID_DCAP_URL;
       const applier = createControlApplier({
@@ -317,32 +322,25 @@ export async function startRuntime(
       });
       const controls = createControlDelivery({ apply: applier.applyEffectiveControl, log: log.child({ module: "grid" }) });
       closers.push(() => controls.settled());
-      const lease = startLeasedJob({
-        db,
-        job: "grid",
-        ttlMs: config.ESS_JOB_LEASE_TTL_MS,
-        log: log.child({ module: "lease" }),
-        metrics,
-        start: () =>
-          startGridClient({
-            db,
-            credentials: gridCredentials,
-            dcapUrl,
-            pen: config.ESS_GRID_PEN,
-            scope: config.ESS_GRID_SITES,
-            defaultPin: config.ESS_GRID_PIN,
-            log: log.child({ module: "grid" }),
-            metrics,
-            onPinMismatch: createGridReminders({ hub: realtime, t: translator("en-US") }),
-            // Each site's control in force reaches its device through the durable write path.
-            onEffectiveControl: controls.deliver,
-          }),
-      });
-      gridLease = lease;
-      closers.push(() => lease.stop());
-      // A lone process (PGlite, or the first of a console) has the client running once started.
-      await lease.firstTry;
+      jobs.grid = () =>
+        startGridClient({
+          db,
+          credentials: gridCredentials,
+          dcapUrl,
+          pen: config.ESS_GRID_PEN,
+          scope: config.ESS_GRID_SITES,
+          defaultPin: config.ESS_GRID_PIN,
+          log: log.child({ module: "grid" }),
+          metrics,
+          onPinMismatch: createGridReminders({ hub: realtime, t: translator("en-US") }),
+          // Each site's control in force reaches its device through the durable write path.
+          onEffectiveControl: controls.deliver,
+        });
     }
+    const leased = startLeasedJobs({ db, log: leaseLog, metrics, ttlMs: config.ESS_JOB_LEASE_TTL_MS }, jobs);
+    closers.push(() => leased.stop());
+    // A lone process (PGlite, or the first of a console) has every job running once started.
+    await leased.firstTry;
     return {
       app,
       db,
@@ -354,7 +352,7 @@ export async function startRuntime(
       realtime,
       ota,
       get grid() {
-        return gridLease?.current() ?? null;
+        return (leased.leases.get("grid")?.current() as GridClient | null | undefined) ?? null;
       },
       close: closeAll,
     };

@@ -65,6 +65,20 @@ export interface LeasedJob<T extends LeasedRun> {
 
 export const DEFAULT_LEASE_TTL_MS = 15_000;
 
+/** A job's lease and the token under which this process took it: what a job's writes may be fenced by. */
+export interface LeaseFence {
+  job: string;
+  token: number;
+}
+
+/**
+ * A condition, for a job's write, that holds while the lease named by the parameter `job` is still
+ * held under the token `token` (both may be null: no fence). A process whose lease was taken over
+ * while it was held up (a stalled event loop) writes nothing once it carries on.
+ */
+export const leaseStillHeld = (job: string, token: string) =>
+  `(${job}::text IS NULL OR EXISTS (SELECT 1 FROM job_lease f WHERE f.job = ${job} AND f.token = ${token} AND f.expires_at > now()))`;
+
 /** One process's holder id: unique across hosts, processes and restarts with the same pid. */
 export function processHolderId(): string {
   return `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;

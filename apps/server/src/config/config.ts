@@ -270,8 +270,9 @@ export const configSchema = z.object({
     .refine(isRegistrationPin, "six digits, the last the check digit of the first five (e.g. 111115)")
     .optional(),
   /**
-   * Jobs that run in one process of the console (the grid client) are led through a lease in the
-   * database: renewed every third of this, taken over by another process when not renewed for this long.
+   * Jobs that run in one process of the console (cluster/console-jobs.ts, and the grid client) are
+   * each led through a lease in the database: renewed every third of this, taken over by another
+   * process when not renewed for this long.
    */
   ESS_JOB_LEASE_TTL_MS: millis(15_000, 300, 600_000),
   LOG_LEVEL: z

@@ -31,7 +31,8 @@ const HINT_REFRESH_MS = 5000;
  * Nothing observed is dropped: a step the database refuses is tried again with a growing pause;
  * one still failing after `recoveryAfterMs` (a longer outage), or still waiting at a stop, is left
  * in the database — the batch's note and the event's `detected = false` — where the recovery pass
- * (at start and every `recoveryAfterMs`, in any console process) applies it from the history.
+ * (at each process's start, and every `recoveryAfterMs` in the one process that holds the
+ * `alarm-sweeps` lease) applies it from the history.
  *
  * Which devices have alarms open is also kept here as a hint (loaded at start, refreshed every 5 s
  * and after each step), only so that a batch of quiet readings costs no database work.
@@ -235,26 +236,20 @@ export function createAlarmDetector(deps: {
   };
 
   return {
-    async start(options: { sweepEveryMs?: number } = {}) {
+    /**
+     * This process's own upkeep (its quiet notes, its hint) and one recovery pass for what a stop
+     * left. The sweep and the periodic recovery pass are not here: they run in one process of the
+     * console, under the `alarm-sweeps` lease (cluster/console-jobs.ts), every `sweepEveryMs` and
+     * `recoveryAfterMs`.
+     */
+    async start() {
       await loadHint();
       await recover();
-      every(options.sweepEveryMs ?? Math.min(5000, Math.max(250, deps.clearHoldMs / 4)), "sweep", sweep);
       every(1000, "note upkeep", deleteQuietNotes);
       every(HINT_REFRESH_MS, "hint refresh", loadHint);
-      // Through `recover` itself (not `exclusive`): it takes turns step by step.
-      let recovering = false;
-      const t = setInterval(() => {
-        if (recovering) return;
-        recovering = true;
-        void recover()
-          .catch((error) => throttled.warn("recovery", { err: error }, "alarm recovery failed"))
-          .finally(() => {
-            recovering = false;
-          });
-      }, recoveryAfterMs);
-      t.unref();
-      timers.push(t);
     },
+    sweepEveryMs: Math.min(5000, Math.max(250, deps.clearHoldMs / 4)),
+    recoveryAfterMs,
     /** Committed readings of one ingest batch (`noteId`: the batch's note, settled with them). */
     frames(frames: readonly FrameFacts[], noteId: string | null) {
       queue.push({ frames, events: [], notes: noteId ? [noteId] : [] });
@@ -271,6 +266,7 @@ export function createAlarmDetector(deps: {
       await serial;
     },
     sweep: () => exclusive(() => sweep()),
+    /** Through `recover` itself (not `exclusive`): it takes turns step by step. */
     recover,
     /** Forgets what it believes about open alarms (after removals), reloading from the database. */
     reload: () => exclusive(loadHint),

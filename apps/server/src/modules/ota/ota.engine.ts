@@ -1,5 +1,6 @@
 import { CONSOLE_LEAVES, deviceTopic, type OtaProgress } from "@ess/contracts";
 import { causeOfResult, type FailureCause } from "@ess/domain";
+import { type LeaseFence, leaseStillHeld } from "../../cluster/job-lease.ts";
 import type { Db } from "../../db/db.ts";
 import type { MqttBus } from "../../mqtt/bus.ts";
 import type { Log } from "../telemetry/log.ts";
@@ -49,6 +50,8 @@ interface CampaignRow {
   last_batch_at: Date | null;
 }
 
+const idsOf = (rows: readonly { id: number }[]) => rows.map((r) => r.id);
+
 const OVERALL: Record<string, (p: number) => number> = {
   accepted: () => 0,
   downloading: (p) => p * 0.5,
@@ -80,21 +83,24 @@ export function createOtaEngine(deps: {
   const { db } = deps;
   let timer: NodeJS.Timeout | null = null;
   let ticking: Promise<void> | null = null;
+  // The dispatcher's lease while this process runs it: its ticks' claims hold only under its token.
+  let fence: LeaseFence | null = null;
 
-  /** Claims the given unsent upgrades and publishes their orders. */
-  async function dispatch(ids: number[]): Promise<number> {
+  /** Claims the given unsent upgrades and publishes their orders; with `lease`, only while it is still this process's. */
+  async function dispatch(ids: number[], lease: LeaseFence | null = null): Promise<number> {
     if (ids.length === 0) return 0;
     const { rows } = await db.query<OrderRow>(
       `WITH claimed AS (
          UPDATE device_upgrade u SET request_id = nextval('ota_request_seq'), sent_at = now(), attempts = attempts + 1,
                 deadline_at = now() + make_interval(secs => $2), status = 0, stage = NULL, updated_at = now()
           WHERE u.id = ANY($1::bigint[]) AND u.status IN (0, 1, 2) AND u.request_id IS NULL
+            AND ${leaseStillHeld("$3", "$4")}
           RETURNING u.id, u.device_id, u.request_id, u.firmware_type, u.version_code, u.version_id, u.bms_id, u.bcu_id)
        SELECT c.id, d.sn, c.request_id, c.firmware_type, c.version_code, f.id AS file_id, f.size, f.sha256, f.crc32,
               c.bms_id, c.bcu_id
          FROM claimed c JOIN device d ON d.id = c.device_id
          JOIN firmware_version v ON v.id = c.version_id JOIN stored_file f ON f.id = v.file_id`,
-      [ids, o.confirmTimeoutS],
+      [ids, o.confirmTimeoutS, lease?.job ?? null, lease?.token ?? null],
     );
     const base = deps.baseUrl().replace(/\/$/, "");
     await Promise.all(
@@ -159,16 +165,8 @@ export function createOtaEngine(deps: {
     }
     const overdue = "AND deadline_at < now()";
     touched.push(
-      ...(await fail(
-        giveUp.filter((r) => r.sent && r.online !== 0).map((r) => r.id),
-        "timeout",
-        overdue,
-      )),
-      ...(await fail(
-        giveUp.filter((r) => !r.sent || r.online === 0).map((r) => r.id),
-        "offline",
-        overdue,
-      )),
+      ...(await fail(idsOf(giveUp.filter((r) => r.sent && r.online !== 0)), "timeout", overdue)),
+      ...(await fail(idsOf(giveUp.filter((r) => !r.sent || r.online === 0)), "offline", overdue)),
     );
     return touched;
   }
@@ -179,7 +177,7 @@ export function createOtaEngine(deps: {
       `SELECT u.id FROM device_upgrade u JOIN device d ON d.id = u.device_id
         WHERE u.campaign_id IS NULL AND u.status = 0 AND u.request_id IS NULL AND d.online_status <> 0`,
     );
-    await dispatch(rows.map((r) => r.id));
+    await dispatch(idsOf(rows), fence);
   }
 
   async function advanceCampaign(c: CampaignRow, now: number, ended: number[]): Promise<void> {
@@ -224,12 +222,7 @@ export function createOtaEngine(deps: {
           "SELECT id FROM device_upgrade WHERE campaign_id = $1 AND status IN (0, 1, 2) AND request_id IS NULL",
           [c.id],
         );
-        ended.push(
-          ...(await fail(
-            rows.map((r) => r.id),
-            "offline",
-          )),
-        );
+        ended.push(...(await fail(idsOf(rows), "offline")));
       }
       await db.query(
         "UPDATE ota_campaign SET state = 'completed', finished_at = now(), updated_at = now() WHERE id = $1 AND state = 'running'",
@@ -246,7 +239,7 @@ export function createOtaEngine(deps: {
         ORDER BY u.id LIMIT $2`,
       [c.id, room],
     );
-    const sent = await dispatch(rows.map((r) => r.id));
+    const sent = await dispatch(idsOf(rows), fence);
     if (sent > 0) await db.query("UPDATE ota_campaign SET last_batch_at = now(), updated_at = now() WHERE id = $1", [c.id]);
   }
 
@@ -367,10 +360,7 @@ export function createOtaEngine(deps: {
       `SELECT id FROM device_upgrade WHERE device_id = ANY($1::bigint[]) AND status IN (0, 1, 2) AND request_id IS NOT NULL`,
       [deviceIds],
     );
-    await fail(
-      rows.map((r) => r.id),
-      "offline",
-    );
+    await fail(idsOf(rows), "offline");
   }
 
   return {
@@ -379,12 +369,16 @@ export function createOtaEngine(deps: {
     progress,
     devicesOffline,
     tick,
-    start() {
+    /** A tick now if this process runs the dispatcher (the `ota` lease's holder: two could send a batch twice), else nothing. */
+    nudge: (): Promise<void> => (timer ? tick() : Promise.resolve()),
+    /** Ticks every `tickMs`; under `lease` (the `ota` job's), a process that lost it and does not know yet claims nothing. */
+    start(lease?: LeaseFence) {
+      fence = lease ?? null;
       timer ??= setInterval(() => void tick(), o.tickMs);
     },
     async stop() {
       if (timer) clearInterval(timer);
-      timer = null;
+      timer = fence = null;
       await ticking;
     },
   };

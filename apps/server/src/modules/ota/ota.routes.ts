@@ -234,7 +234,7 @@ export function registerOtaRoutes(app: FastifyInstance, deps: { db: Db; engine: 
       await tx.query("UPDATE firmware_version SET state = 1, updated_at = now() WHERE id = $1 AND state = 0", [version.id]);
       return campaignId;
     });
-    void detached(() => engine.tick());
+    void detached(() => engine.nudge());
     return (await findCampaign(db, id, campaignScope(auth))) as NonNullable<Awaited<ReturnType<typeof findCampaign>>>;
   });
 
@@ -295,7 +295,7 @@ export function registerOtaRoutes(app: FastifyInstance, deps: { db: Db; engine: 
       return r.rowCount > 0;
     });
     if (!moved) throw business("ota:campaignStateRefused");
-    void detached(() => deps.engine?.tick());
+    void detached(() => deps.engine?.nudge());
     return campaignOr404(id, auth);
   }
 

@@ -23,7 +23,7 @@ const FLUSH_SLICE = 5000;
  * Nothing acknowledged is lost: each batch notes its readings in telemetry_rollup_pending in the
  * transaction that stores them (telemetry-writer.ts); a flush deletes the notes of exactly the
  * batches it merged, in its own transaction. Notes left by a stopped or killed server are merged
- * by `recover` on start, from the history. A merge is idempotent (first/last, never a sum), so a
+ * by `recover`, from the history. A merge is idempotent (first/last, never a sum), so a
  * batch merged twice — by a flush and by a recovery — counts once.
  */
 export function createEnergyRollup(deps: { db: Db; log: Log; flushMs: number }) {
@@ -68,9 +68,20 @@ export function createEnergyRollup(deps: { db: Db; log: Log; flushMs: number }) 
     return next;
   }
 
-  /** Merges every batch noted in telemetry_rollup_pending, one note at a time, from the history. */
-  async function recover(): Promise<number> {
-    const { rows: notes } = await deps.db.query<{ id: string }>("SELECT id FROM telemetry_rollup_pending ORDER BY created_at");
+  /**
+   * Merges the batches noted in telemetry_rollup_pending, one note at a time, from the history:
+   * all of them at a start, and, with `olderThanMs`, those no process flushed within that time —
+   * a process that was killed leaves its notes to the one process that runs the `energy-recovery`
+   * lease (cluster/console-jobs.ts). A note a live process still holds may be merged here as
+   * well: its flush merges the same first/last again, which changes nothing.
+   */
+  async function recover(options: { olderThanMs?: number } = {}): Promise<number> {
+    const { rows: notes } = await deps.db.query<{ id: string }>(
+      `SELECT id FROM telemetry_rollup_pending
+        WHERE $1::float8 IS NULL OR created_at < now() - make_interval(secs => $1::float8 / 1000)
+        ORDER BY created_at`,
+      [options.olderThanMs ?? null],
+    );
     for (const note of notes) {
       await deps.db.transaction(async (tx) => {
         const { rows } = await tx.query<Record<string, number | string | null>>(

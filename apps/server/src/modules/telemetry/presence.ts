@@ -181,9 +181,12 @@ export function createPresence(deps: {
     flushSeen,
     sweep,
     restoreAfterUpgrade,
+    /**
+     * This process's last-seen writes (what its own ingest heard). The timeout sweep is not here:
+     * it runs in one process of the console, under the `presence-sweep` lease (cluster/console-jobs.ts).
+     */
     start() {
       timers.push(setInterval(guard("last-seen", flushSeen), 1000));
-      timers.push(setInterval(guard("timeout sweep", sweep), 10_000));
     },
     async stop() {
       for (const t of timers) clearInterval(t);

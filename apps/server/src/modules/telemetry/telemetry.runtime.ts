@@ -28,7 +28,9 @@ export interface TelemetryOptions {
 /**
  * Starts the device side of the server: ingest, presence, device events and requests, all fed by
  * the device router. The caller opens the router (and, on an external broker, attaches it to the
- * bus) once this has registered every handler.
+ * bus) once this has registered every handler. What runs here runs in every process (its own
+ * ingest, its own buffers); the periodic work over the whole fleet — presence's timeout sweep, the
+ * energy recovery, partition upkeep — runs in one process under a lease (cluster/console-jobs.ts).
  */
 export async function startTelemetry(
   deps: {
@@ -93,20 +95,10 @@ export async function startTelemetry(
   presence.start();
   const identity = createIdentityReader({ db: deps.db, requests, log: deps.log, everyMs: options.identityReadMs ?? 0 });
   identity.start();
-  const maintenance = setInterval(
-    () =>
-      void (async () => {
-        await partitions.ensureAround();
-        const dropped = await partitions.dropExpired();
-        if (dropped.length > 0) deps.log.info({ dropped }, "telemetry partitions past retention dropped");
-      })().catch((error) => deps.log.error({ err: error }, "telemetry partition maintenance failed")),
-    3_600_000,
-  );
 
   return {
     services: { directory, ingest, rollup, presence, requests, events, partitions, upgrades },
     async stop() {
-      clearInterval(maintenance);
       await identity.stop();
       requests.stop();
       await ingest.stop();
