@@ -5,6 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { pino } from "pino";
 import { type AppDeps, buildApp } from "./app.ts";
 import { type LeasedJob, startLeasedJob } from "./cluster/job-lease.ts";
+import { openClusterBus } from "./cluster/open-bus.ts";
 import type { Config } from "./config/config.ts";
 import { fieldCipherFrom } from "./crypto/field-key.ts";
 import { auditedDb } from "./db/audited-db.ts";
@@ -20,8 +21,10 @@ import { loadGridCredentials } from "./modules/grid/grid-credentials.ts";
 import { createGridReminders } from "./modules/grid/grid-reminders.ts";
 import { createMessagePublisher } from "./modules/messages/message-publisher.ts";
 import { createOtaEngine, type OtaEngine } from "./modules/ota/ota.engine.ts";
+import { clusterHub } from "./modules/realtime/cluster-hub.ts";
 import { createRealtimeHub, type RealtimeHub } from "./modules/realtime/realtime-hub.ts";
 import { createHealthReminders } from "./modules/system/health-reminders.ts";
+import { DEVICE_CHANGED_CHANNEL } from "./modules/telemetry/device-directory.ts";
 import { createIngestWatchdog, type IngestWatchdog } from "./modules/telemetry/ingest-watchdog.ts";
 import { startLivePush } from "./modules/telemetry/live-push.ts";
 import { startTelemetry, type TelemetryServices } from "./modules/telemetry/telemetry.runtime.ts";
@@ -99,8 +102,16 @@ export async function startRuntime(
     }
     const router = createDeviceRouter({ onMessage: (leaf) => metrics.mqttMessages.inc({ kind: leaf }) });
 
-    // One hub for the process: the gateway serves it, and modules outside HTTP (ingest) publish to it.
-    const realtime = createRealtimeHub();
+    // Events between the console's processes; refuses a configuration that cannot share a database.
+    const cluster = await openClusterBus(config, opened, log);
+    closers.push(() => cluster.close());
+    // One hub for the process: the gateway serves it, and modules outside HTTP (ingest) publish to
+    // it; pushes reach the consoles of every process. Reminders decided per subscriber (alarms,
+    // health) go to this process's own subscribers, from events every process hears (`local`).
+    const local = createRealtimeHub();
+    const shared = clusterHub(local, cluster);
+    closers.push(async () => shared.stop());
+    const realtime = shared.hub;
 
     let embedded: EmbeddedBroker | null = null;
     let bus: MqttBus;
@@ -136,7 +147,7 @@ export async function startRuntime(
           bus: connected,
           metrics,
           log,
-          onEvent: createHealthReminders({ hub: realtime, t: translator("en-US"), client: clientId }),
+          onEvent: createHealthReminders({ hub: local, t: translator("en-US"), client: clientId, cluster }),
         },
         { stallMs: config.ESS_INGEST_STALL_S * 1000 },
       );
@@ -187,10 +198,12 @@ export async function startRuntime(
       },
     );
     closers.push(() => telemetry.stop());
+    cluster.listen(DEVICE_CHANGED_CHANNEL, (sn) => telemetry.services.directory.forget(sn));
+    cluster.onGap(() => telemetry.services.directory.clear());
     const livePush = startLivePush({ db, hub: realtime, events: telemetry.services.events });
     closers.push(async () => livePush.stop());
     const faults = await startFaults(
-      { db, hub: realtime, events: telemetry.services.events, log, translator, metrics },
+      { db, hub: local, events: telemetry.services.events, log, translator, metrics, cluster },
       {
         clearHoldS: config.ESS_ALARM_CLEAR_HOLD_S,
         stormDevices: config.ESS_ALARM_STORM_DEVICES,
@@ -225,6 +238,7 @@ export async function startRuntime(
 
     const app = await buildApp({
       realtime,
+      cluster,
       db,
       translator,
       broker: { isConnected: () => bus.isConnected(), ingestStalled: () => watchdog?.stalled() ?? false },
@@ -289,6 +303,8 @@ export async function startRuntime(
     messages.start();
     closers.push(() => messages.stop());
     // The grid client runs in one process of the console: two would poll the utility twice.
+    // Every process hears of a mismatch, whichever runs the client.
+    const onPinMismatch = createGridReminders({ hub: local, t: translator("en-US"), cluster });
     let gridLease: LeasedJob<GridClient> | null = null;
     if (gridCredentials && config.ESS_GRID_DCAP_URL) {
       const dcapUrl = config.ESS_GRID_DCAP_URL;
@@ -308,7 +324,7 @@ export async function startRuntime(
             defaultPin: config.ESS_GRID_PIN,
             log: log.child({ module: "grid" }),
             metrics,
-            onPinMismatch: createGridReminders({ hub: realtime, t: translator("en-US") }),
+            onPinMismatch,
           }),
       });
       gridLease = lease;
