@@ -13,14 +13,15 @@ import type { IngestEvent } from "../telemetry/ingest-watchdog.ts";
  * consoles served by the other processes hear of it too.
  */
 export function createHealthReminders(deps: { hub: RealtimeHub; t: Translate; client: string; cluster?: ClusterBus }) {
-  const remind = (event: IngestEvent) => {
+  // `client`: the process whose ingest stalled, which may be another than this one.
+  const remind = (event: IngestEvent, client = deps.client) => {
     for (const s of deps.hub.subscribed(REMINDER_PATTERN)) {
       const caller = s.callers[0];
       if (!caller || String(caller.tenantId) !== s.params.tenantId || String(caller.userId) !== s.params.userId) continue;
       if (!caller.permissions.has("sys.health.view")) continue;
       const system: SystemNotice = {
         kind: event.kind === "stalled" ? "ingestStalled" : "ingestResumed",
-        client: deps.client,
+        client,
         silentS: event.silentS,
         devices: event.onlineByTenant.get(caller.tenantId) ?? 0,
       };
@@ -36,9 +37,10 @@ export function createHealthReminders(deps: { hub: RealtimeHub; t: Translate; cl
   };
   if (!deps.cluster) return remind;
   // A Map is not JSON: it travels as its entries.
-  const everywhere = deps.cluster.broadcast<Omit<IngestEvent, "onlineByTenant"> & { online: [number, number][] }>(
+  const everywhere = deps.cluster.broadcast<Omit<IngestEvent, "onlineByTenant"> & { online: [number, number][]; client: string }>(
     "health.ingest",
-    ({ online, ...event }) => remind({ ...event, onlineByTenant: new Map(online) }),
+    ({ online, client, ...event }) => remind({ ...event, onlineByTenant: new Map(online) }, client),
   );
-  return ({ onlineByTenant, ...event }: IngestEvent) => everywhere({ ...event, online: [...onlineByTenant] });
+  return ({ onlineByTenant, ...event }: IngestEvent) =>
+    everywhere({ ...event, online: [...onlineByTenant], client: deps.client });
 }
