@@ -103,7 +103,7 @@ export async function startRuntime(
     const router = createDeviceRouter({ onMessage: (leaf) => metrics.mqttMessages.inc({ kind: leaf }) });
 
     // Events between the console's processes; refuses a configuration that cannot share a database.
-    const cluster = await openClusterBus(config, opened, log);
+    const cluster = await openClusterBus(config, opened, log, metrics);
     closers.push(() => cluster.close());
     // One hub for the process: the gateway serves it, and modules outside HTTP (ingest) publish to
     // it; pushes reach the consoles of every process. Reminders decided per subscriber (alarms,

@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import pg from "pg";
 import type { Db, Queryable } from "../db/db.ts";
 import type { Log } from "../modules/telemetry/log.ts";
+import type { Metrics } from "../observability/metrics.ts";
 
 /**
  * Events between the console's processes. Something that happened in one process (a live push, a
@@ -83,6 +84,7 @@ export interface PostgresBusOptions {
   maxQueue?: number;
   /** The listening connection is checked this often; a silent one is replaced. */
   pingMs?: number;
+  metrics?: Pick<Metrics, "clusterNotices">;
 }
 
 /**
@@ -101,19 +103,28 @@ export async function startPostgresBus(options: PostgresBusOptions): Promise<Clu
   const inbox: Notice[] = [];
   let client: pg.Client | null = null;
   let closing = false;
-  let sending: Promise<void> | null = null;
-  let receiving: Promise<void> | null = null;
+  // Set and cleared inside the loops themselves, never in a later callback: a notice that arrives
+  // in the moment between a loop's end and such a callback would wait for the next one.
+  let sending = false;
+  let receiving = false;
+  let sent: Promise<void> = Promise.resolve();
+  let handled: Promise<void> = Promise.resolve();
   let lastCleanup = 0;
   let ping: NodeJS.Timeout | null = null;
   let retry: NodeJS.Timeout | null = null;
   let failures = 0;
+  const count = (outcome: "sent" | "received" | "large" | "dropped", n = 1) =>
+    options.metrics?.clusterNotices.inc({ outcome }, n);
 
   const gap = (why: string) => {
     options.log.warn({ why }, "cluster events may have been missed; caches dropped");
     for (const handler of gapHandlers) handler();
   };
 
+  // Each batch's failure is caught inside the loop, so the flag is always cleared after it (as in
+  // `receive`, where each notice's is).
   async function send() {
+    sending = true;
     while (outbox.length > 0 && !closing) {
       const batch = outbox.splice(0, BATCH);
       try {
@@ -129,6 +140,7 @@ export async function startPostgresBus(options: PostgresBusOptions): Promise<Clu
             [JSON.stringify(data)],
           );
           payloads.push(JSON.stringify({ o: origin, t: topic, r: rows[0]?.id } satisfies Notice));
+          count("large");
           if (Date.now() - lastCleanup > 60_000) {
             lastCleanup = Date.now();
             // Receivers read a row within moments of its notice; minutes leave room for a slow one.
@@ -136,27 +148,29 @@ export async function startPostgresBus(options: PostgresBusOptions): Promise<Clu
           }
         }
         await options.db.query(`SELECT pg_notify('${CHANNEL}', n) FROM unnest($1::text[]) AS n`, [payloads]);
+        count("sent", payloads.length);
       } catch (error) {
         options.log.error({ err: error, notices: batch.length }, "cluster notices not sent");
+        count("dropped", batch.length);
         // The others miss what was lost; they drop their caches instead of keeping stale entries.
         if (batch[0]?.topic !== GAP_TOPIC) outbox.unshift({ topic: GAP_TOPIC, data: null });
         await new Promise((resolve) => setTimeout(resolve, 1000).unref());
       }
     }
+    sending = false;
   }
   const enqueue = (topic: string, data: unknown) => {
     outbox.push({ topic, data });
     if (outbox.length > maxQueue) {
-      outbox.splice(0, outbox.length - maxQueue + 1);
+      count("dropped", outbox.splice(0, outbox.length - maxQueue + 1).length);
       outbox.unshift({ topic: GAP_TOPIC, data: null });
       options.log.warn({ maxQueue }, "cluster notices dropped: the database does not keep up");
     }
-    sending ??= send().finally(() => {
-      sending = null;
-    });
+    if (!sending) sent = send();
   };
 
   async function receive() {
+    receiving = true;
     while (inbox.length > 0 && !closing) {
       const notice = inbox.shift() as Notice;
       try {
@@ -177,6 +191,7 @@ export async function startPostgresBus(options: PostgresBusOptions): Promise<Clu
         options.log.error({ err: error, topic: notice.t }, "cluster notice not handled");
       }
     }
+    receiving = false;
   }
   const onNotification = (message: pg.Notification) => {
     if (message.channel !== CHANNEL) {
@@ -190,15 +205,15 @@ export async function startPostgresBus(options: PostgresBusOptions): Promise<Clu
       return;
     }
     if (notice.o === origin) return;
+    count("received");
     inbox.push(notice);
     if (inbox.length > maxQueue) {
+      count("dropped", inbox.length);
       inbox.length = 0;
       gap("too many notices waiting");
       return;
     }
-    receiving ??= receive().finally(() => {
-      receiving = null;
-    });
+    if (!receiving) handled = receive();
   };
 
   const quote = (channel: string) => `"${channel.replace(/"/g, '""')}"`;
@@ -280,11 +295,12 @@ export async function startPostgresBus(options: PostgresBusOptions): Promise<Clu
       gapHandlers.push(handler);
     },
     async close() {
-      // What was queued goes out first: a sign-out just before a stop must still reach the others.
-      await sending;
+      // What was queued goes out first: a sign-out just before a stop must still reach the others;
+      // a database that does not answer does not hold the stop for long.
+      await Promise.race([sent, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
       closing = true;
       // A notice being handled finishes (the rest are dropped) before the connection goes.
-      await receiving;
+      await handled;
       if (ping) clearInterval(ping);
       if (retry) clearTimeout(retry);
       const last = client;

@@ -1,6 +1,7 @@
 import type { Config } from "../config/config.ts";
 import type { Db, Queryable } from "../db/db.ts";
 import type { Log } from "../modules/telemetry/log.ts";
+import type { Metrics } from "../observability/metrics.ts";
 import { type ClusterBus, createLocalBus, startPostgresBus } from "./bus.ts";
 
 /** A configuration that cannot work beside the console's other processes; the message is the one line to print. */
@@ -35,7 +36,7 @@ function claimBrokerRole(embedded: boolean) {
  * (where other processes may share the database), else local to the process (PGlite's folder is
  * locked to one process).
  */
-export async function openClusterBus(config: Config, db: Db, log: Log): Promise<ClusterBus> {
+export async function openClusterBus(config: Config, db: Db, log: Log, metrics: Metrics): Promise<ClusterBus> {
   if (!config.DATABASE_URL) return createLocalBus(db);
   return startPostgresBus({
     url: config.DATABASE_URL,
@@ -43,5 +44,6 @@ export async function openClusterBus(config: Config, db: Db, log: Log): Promise<
     log,
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
     onConnect: claimBrokerRole(!config.MQTT_URL),
+    metrics,
   });
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ClusterBus, createLocalBus, NOTICE_MAX_BYTES, startPostgresBus } from "../../src/cluster/bus.ts";
 import type { Db } from "../../src/db/db.ts";
 import { DEVICE_CHANGED_CHANNEL } from "../../src/modules/telemetry/device-directory.ts";
+import { createMetrics } from "../../src/observability/metrics.ts";
 import { registerDevice, uniqueSerial } from "../helpers/devices.ts";
 import { waitUntil } from "../helpers/reminders.ts";
 import { createTestDb, freshDatabaseUrl, TEST_DRIVER } from "../helpers/test-db.ts";
@@ -53,9 +54,9 @@ describe.skipIf(TEST_DRIVER !== "postgres")("the bus between processes on one Po
   let database: Awaited<ReturnType<typeof freshDatabaseUrl>>;
   let db: Db;
   const buses: ClusterBus[] = [];
-  const open = async () => {
+  const open = async (metrics = createMetrics()) => {
     const url = (database as NonNullable<typeof database>).url;
-    const bus = await startPostgresBus({ url, db, log: silent, connectTimeoutMs: 5000, pingMs: 500 });
+    const bus = await startPostgresBus({ url, db, log: silent, connectTimeoutMs: 5000, pingMs: 500, metrics });
     buses.push(bus);
     return bus;
   };
@@ -73,7 +74,8 @@ describe.skipIf(TEST_DRIVER !== "postgres")("the bus between processes on one Po
   });
 
   it("runs a broadcast once where it was sent and once in the other process, in order, large ones too", async () => {
-    const [a, b] = [await open(), await open()];
+    const [metricsA, metricsB] = [createMetrics(), createMetrics()];
+    const [a, b] = [await open(metricsA), await open(metricsB)];
     const inA: unknown[] = [];
     const inB: unknown[] = [];
     const sendA = a.broadcast<{ n: number; text?: string }>("test.order", (m) => inA.push(m.n));
@@ -87,6 +89,27 @@ describe.skipIf(TEST_DRIVER !== "postgres")("the bus between processes on one Po
     // The sender handled its own once: its notice came back to it and was ignored.
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(inA).toHaveLength(300);
+    const counted = async (m: ReturnType<typeof createMetrics>) =>
+      Object.fromEntries((await m.clusterNotices.get()).values.map((v) => [v.labels.outcome, v.value]));
+    expect(await counted(metricsA)).toEqual({ sent: 300, large: 1 });
+    expect(await counted(metricsB)).toEqual({ received: 300 });
+  });
+
+  it("keeps a bounded queue: past it the oldest notices are dropped and the others told of a gap", async () => {
+    const url = (database as NonNullable<typeof database>).url;
+    const a = await startPostgresBus({ url, db, log: silent, connectTimeoutMs: 5000, maxQueue: 10 });
+    buses.push(a);
+    const b = await open();
+    let gaps = 0;
+    b.onGap(() => gaps++);
+    const heard: number[] = [];
+    const send = a.broadcast<number>("test.bounded", () => {});
+    b.broadcast<number>("test.bounded", (n) => heard.push(n));
+    for (let n = 0; n < 50; n++) send(n);
+    await waitUntil(() => heard.includes(49), 5000, "the newest notice");
+    expect(gaps).toBe(1);
+    // The first went out at once; of the 49 queued behind it, the newest nine and the gap were kept.
+    expect(heard).toEqual([0, 41, 42, 43, 44, 45, 46, 47, 48, 49]);
   });
 
   it("opens its connection again when the database drops it, and tells its own of the gap", async () => {
