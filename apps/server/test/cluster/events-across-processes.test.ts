@@ -7,6 +7,7 @@ import { registerDevice, uniqueSerial } from "../helpers/devices.ts";
 import { MOSQUITTO, type OwnMosquitto, ownMosquitto } from "../helpers/mosquitto.ts";
 import { adminId, waitUntil } from "../helpers/reminders.ts";
 import { startTestRuntime } from "../helpers/runtime.ts";
+import { rawDevice } from "../helpers/sim.ts";
 import { signIn } from "../helpers/test-app.ts";
 import { freshDatabaseUrl, TEST_DRIVER } from "../helpers/test-db.ts";
 
@@ -102,6 +103,33 @@ describe.skipIf(TEST_DRIVER !== "postgres" || !MOSQUITTO)("two console processes
     }
     // B's console left: A stops counting it.
     await waitUntil(() => a.realtime.subscriberCount(live) === 0, 5000, "A forgetting B's subscriber");
+  });
+
+  it("an alarm a device raises reaches the consoles on both processes once, whichever took it in", async () => {
+    const device = await registerDevice(a.db, { sn: uniqueSerial("EVTA"), phaseType: 2 });
+    const reminders = reminderDestination(1, await adminId(a));
+    const consoles = [await consoleOn(a, await signIn(a.app), [reminders]), await consoleOn(b, await signIn(b.app), [reminders])];
+    const connection = await rawDevice(a, device);
+    try {
+      await waitUntil(() => a.realtime.subscriberCount(reminders) === 2 && b.realtime.subscriberCount(reminders) === 2, 5000);
+      // The broker hands the event to one of the two processes (a shared subscription).
+      await connection.publishAsync(
+        `ess/v1/${device.sn}/alarm`,
+        JSON.stringify({ v: 1, ts: Date.now(), key: "TP_0X04_4639", bit: 3, level: 2, state: "occur", code: 4242 }),
+        { qos: 1 },
+      );
+      const alarmsOn = (i: number) =>
+        (consoles[i]?.messages.get(reminders) as ReminderMessage[]).filter(
+          (m) => m.notice?.kind === "alarm" && m.notice.sn === device.sn,
+        );
+      await expect.poll(() => [alarmsOn(0).length, alarmsOn(1).length], { timeout: 10_000 }).toEqual([1, 1]);
+      await Promise.all([a.faults.notifier.settled(), b.faults.notifier.settled()]);
+      expect([alarmsOn(0).length, alarmsOn(1).length]).toEqual([1, 1]);
+      expect(alarmsOn(1)[0]?.notice?.code).toBe(4242);
+    } finally {
+      await connection.endAsync();
+      for (const c of consoles) await c.close();
+    }
   });
 
   it("a sign-out in one process ends the session in the other at once", async () => {
