@@ -119,7 +119,7 @@ describe.skipIf(TEST_DRIVER !== "postgres" || !MOSQUITTO)("two console processes
         { qos: 1 },
       );
       const alarmsOn = (i: number) =>
-        (consoles[i]?.messages.get(reminders) as ReminderMessage[]).filter(
+        ((consoles[i]?.messages.get(reminders) ?? []) as ReminderMessage[]).filter(
           (m) => m.notice?.kind === "alarm" && m.notice.sn === device.sn,
         );
       await expect.poll(() => [alarmsOn(0).length, alarmsOn(1).length], { timeout: 10_000 }).toEqual([1, 1]);
