@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import { createWebSocketStream } from "ws";
 import { createFieldCipher, type FieldCipher } from "./crypto/field-cipher.ts";
 import "./http/augment.ts";
+import type { ClusterBus } from "./cluster/bus.ts";
 import { auditedDb } from "./db/audited-db.ts";
 import type { Db } from "./db/db.ts";
 import { createFolderStore, type FileStore } from "./files/file-store.ts";
@@ -91,6 +92,8 @@ export interface AppDeps {
   accessTokenTtlS: number;
   refreshTokenTtlS: number;
   sessionCacheS?: number;
+  /** Events between the console's processes (sign-outs); this process alone when absent. */
+  cluster?: ClusterBus;
   /** The live-push hub; made here unless the runtime shares one with other parts (ingest). */
   realtime?: RealtimeHub;
   webDist?: string | null;
@@ -184,6 +187,7 @@ export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
     accessTtlS: deps.accessTokenTtlS,
     refreshTtlS: deps.refreshTokenTtlS,
     sessionCacheS: deps.sessionCacheS ?? 0,
+    ...(deps.cluster ? { cluster: deps.cluster } : {}),
   });
   app.decorate("auth", auth.authenticator);
 

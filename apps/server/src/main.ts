@@ -1,3 +1,4 @@
+import { ClusterRefusedError } from "./cluster/open-bus.ts";
 import { type Config, ConfigError, loadConfig, redactUrl } from "./config/config.ts";
 import { MigrationError } from "./db/migrate.ts";
 import { DataDirInUseError } from "./db/open.ts";
@@ -32,7 +33,12 @@ function signInBanner(url: string, seed: Runtime["seed"], terminal: boolean): st
 /** Turns a start-up failure into the one line an operator needs. */
 function explain(error: unknown, env: NodeJS.ProcessEnv): string {
   if (error instanceof ConfigError) return `Configuration error: ${error.message}`;
-  if (error instanceof PortInUseError || error instanceof DataDirInUseError || error instanceof MigrationError) {
+  if (
+    error instanceof PortInUseError ||
+    error instanceof DataDirInUseError ||
+    error instanceof MigrationError ||
+    error instanceof ClusterRefusedError
+  ) {
     return error.message;
   }
   if (error instanceof BrokerUnreachableError) {

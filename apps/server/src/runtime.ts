@@ -6,6 +6,7 @@ import { type AppDeps, buildApp } from "./app.ts";
 import { startBrokerSessions } from "./cluster/broker-sessions.ts";
 import { consoleJobs, DEFAULT_CONSOLE_JOB_TIMES, energyRecoveryTimes } from "./cluster/console-jobs.ts";
 import { type JobStart, startLeasedJobs } from "./cluster/leased-jobs.ts";
+import { openClusterBus } from "./cluster/open-bus.ts";
 import type { Config } from "./config/config.ts";
 import { fieldCipherFrom } from "./crypto/field-key.ts";
 import { auditedDb } from "./db/audited-db.ts";
@@ -23,8 +24,10 @@ import { loadGridCredentials } from "./modules/grid/grid-credentials.ts";
 import { createGridReminders } from "./modules/grid/grid-reminders.ts";
 import { createMessagePublisher } from "./modules/messages/message-publisher.ts";
 import { createOtaEngine, type OtaEngine } from "./modules/ota/ota.engine.ts";
+import { clusterHub } from "./modules/realtime/cluster-hub.ts";
 import { createRealtimeHub, type RealtimeHub } from "./modules/realtime/realtime-hub.ts";
 import { createHealthReminders } from "./modules/system/health-reminders.ts";
+import { DEVICE_CHANGED_CHANNEL } from "./modules/telemetry/device-directory.ts";
 import { createIngestWatchdog, type IngestWatchdog } from "./modules/telemetry/ingest-watchdog.ts";
 import { startLivePush } from "./modules/telemetry/live-push.ts";
 import { startTelemetry, type TelemetryServices } from "./modules/telemetry/telemetry.runtime.ts";
@@ -105,8 +108,16 @@ export async function startRuntime(
     }
     const router = createDeviceRouter({ onMessage: (leaf) => metrics.mqttMessages.inc({ kind: leaf }) });
 
-    // One hub for the process: the gateway serves it, and modules outside HTTP (ingest) publish to it.
-    const realtime = createRealtimeHub();
+    // Events between the console's processes; refuses a configuration that cannot share a database.
+    const cluster = await openClusterBus(config, opened, log, metrics);
+    closers.push(() => cluster.close());
+    // One hub for the process: the gateway serves it, and modules outside HTTP (ingest) publish to
+    // it; pushes reach the consoles of every process. Reminders decided per subscriber (alarms,
+    // health) go to this process's own subscribers, from events every process hears (`local`).
+    const local = createRealtimeHub();
+    const shared = clusterHub(local, cluster);
+    closers.push(async () => shared.stop());
+    const realtime = shared.hub;
 
     let embedded: EmbeddedBroker | null = null;
     let bus: MqttBus;
@@ -142,7 +153,7 @@ export async function startRuntime(
           bus: connected,
           metrics,
           log,
-          onEvent: createHealthReminders({ hub: realtime, t: translator("en-US"), client: clientId }),
+          onEvent: createHealthReminders({ hub: local, t: translator("en-US"), client: clientId, cluster }),
         },
         { stallMs: config.ESS_INGEST_STALL_S * 1000 },
       );
@@ -205,10 +216,12 @@ export async function startRuntime(
       });
       closers.push(() => sessions.stop());
     }
+    cluster.listen(DEVICE_CHANGED_CHANNEL, (sn) => telemetry.services.directory.forget(sn));
+    cluster.onGap(() => telemetry.services.directory.clear());
     const livePush = startLivePush({ db, hub: realtime, events: telemetry.services.events });
     closers.push(async () => livePush.stop());
     const faults = await startFaults(
-      { db, hub: realtime, events: telemetry.services.events, log, translator, metrics },
+      { db, hub: local, events: telemetry.services.events, log, translator, metrics, cluster },
       {
         clearHoldS: config.ESS_ALARM_CLEAR_HOLD_S,
         stormDevices: config.ESS_ALARM_STORM_DEVICES,
@@ -243,6 +256,7 @@ export async function startRuntime(
 
     const app = await buildApp({
       realtime,
+      cluster,
       db,
       translator,
       broker: { isConnected: () => bus.isConnected(), ingestStalled: () => watchdog?.stalled() ?? false },
@@ -311,6 +325,8 @@ export async function startRuntime(
       { ...DEFAULT_CONSOLE_JOB_TIMES, ...energyRecoveryTimes(config.ESS_ENERGY_ROLLUP_MS) },
       leaseLog,
     );
+    // Every process hears of a PIN mismatch, whichever runs the grid client.
+    const onPinMismatch = createGridReminders({ hub: local, t: translator("en-US"), cluster });
     // The grid client runs in one process of the console too: two would poll the utility twice.
     if (gridCredentials && config.ESS_GRID_DCAP_URL) {
       const dcapUrl = config.ESS_GRID_DCAP_URL;
@@ -332,7 +348,7 @@ export async function startRuntime(
           defaultPin: config.ESS_GRID_PIN,
           log: log.child({ module: "grid" }),
           metrics,
-          onPinMismatch: createGridReminders({ hub: realtime, t: translator("en-US") }),
+          onPinMismatch,
           // Each site's control in force reaches its device through the durable write path.
           onEffectiveControl: controls.deliver,
         });

@@ -41,6 +41,11 @@ export interface Db extends Queryable {
   exec(script: string): Promise<void>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
+  /**
+   * In-process LISTEN (PGlite only; with PostgreSQL the cluster bus listens on a connection of
+   * its own). Resolves to the function that stops listening.
+   */
+  listen?(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
 }
 
 /** Type parsers shared by both drivers so a row reads the same on each. */

@@ -63,6 +63,7 @@ export async function openPglite(dataDir: string | undefined, snapshot?: Blob): 
       }
     },
     close: () => pg.close(),
+    listen: (channel, handler) => pg.listen(channel, handler),
     dump: () => pg.dumpDataDir("none"),
   };
 }

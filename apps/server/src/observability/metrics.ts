@@ -62,6 +62,12 @@ export function createMetrics() {
       help: "Seconds since a device's message last reached this process through the external broker",
       registers: [registry],
     }),
+    clusterNotices: new Counter({
+      name: "ess_cluster_notices_total",
+      help: "Notices between console processes (cluster/bus.ts): sent, received from others, large (through cluster_event), dropped (a queue was full or sending failed)",
+      labelNames: ["outcome"] as const,
+      registers: [registry],
+    }),
     mqttResubscriptions: new Counter({
       name: "ess_mqtt_resubscriptions_total",
       help: "Subscriptions sent again to the external broker: after a reconnection or a stall; failed = refused or cut off",

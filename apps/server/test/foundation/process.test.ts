@@ -1,6 +1,8 @@
 import { createServer } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
+import { startTestRuntime } from "../helpers/runtime.ts";
 import { type ServerProcess, startServerProcess, tempDataDir } from "../helpers/server-process.ts";
+import { freshDatabaseUrl } from "../helpers/test-db.ts";
 
 const started: ServerProcess[] = [];
 const start = (env: Record<string, string>) => {
@@ -33,6 +35,23 @@ describe("start-up failures explain themselves in one line and exit non-zero", {
     expect(await server.exited()).toBe(1);
     expectOneLine(server.stderr());
     expect(server.stderr()).toContain("ESS_FIELD_KEY is required in production");
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)("a second console with the embedded broker on one PostgreSQL", async () => {
+    const database = (await freshDatabaseUrl()) as NonNullable<Awaited<ReturnType<typeof freshDatabaseUrl>>>;
+    // The first console runs in this test's process: the refusal comes from the database, not the host.
+    const first = await startTestRuntime({ DATABASE_URL: database.url });
+    try {
+      const second = start({ DATA_DIR: tempDataDir(), DATABASE_URL: database.url });
+      expect(await second.exited()).toBe(1);
+      expectOneLine(second.stderr());
+      expect(second.stderr()).toMatch(
+        /^Another ESS Console runs on this database, and the embedded broker serves one console only/,
+      );
+    } finally {
+      await first.close();
+      await database.drop();
+    }
   });
 
   it("an unreachable external database", async () => {

@@ -1,32 +1,39 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Runtime } from "../../src/runtime.ts";
+import { MOSQUITTO, type OwnMosquitto, ownMosquitto } from "../helpers/mosquitto.ts";
 import { waitUntil } from "../helpers/reminders.ts";
 import { startTestRuntime } from "../helpers/runtime.ts";
 import { freshDatabaseUrl, TEST_DRIVER } from "../helpers/test-db.ts";
 import { unreachableUtility } from "./unreachable-utility.ts";
 
-// Two consoles on one database need a database server; PGlite is one process's alone.
-describe.skipIf(TEST_DRIVER !== "postgres")("the grid client in two consoles on one database", () => {
+// Two consoles on one database need a database server (PGlite is one process's alone) and a broker
+// they share (the embedded one serves one console only).
+describe.skipIf(TEST_DRIVER !== "postgres" || !MOSQUITTO)("the grid client in two consoles on one database", () => {
   let utility: Awaited<ReturnType<typeof unreachableUtility>>;
   let database: Awaited<ReturnType<typeof freshDatabaseUrl>>;
   const consoles: Runtime[] = [];
   const closed = new Set<Runtime>();
   let env: Record<string, string>;
+  let broker: OwnMosquitto;
   beforeAll(async () => {
+    broker = await ownMosquitto({ persistence: false });
     utility = await unreachableUtility("grid-two-");
     database = await freshDatabaseUrl();
     env = {
       DATABASE_URL: (database as NonNullable<typeof database>).url,
       ...utility.env,
+      MQTT_URL: broker.url,
+      MQTT_SHARED_GROUP: `ess-grid-two-${process.pid}`,
       // Long enough that a console starting beside it on a loaded machine does not stall the holder.
       ESS_JOB_LEASE_TTL_MS: "6000",
     };
-    consoles.push(await startTestRuntime(env));
-    consoles.push(await startTestRuntime(env));
+    consoles.push(await startTestRuntime({ ...env, MQTT_CLIENT_ID: `ess-grid-a-${process.pid}` }));
+    consoles.push(await startTestRuntime({ ...env, MQTT_CLIENT_ID: `ess-grid-b-${process.pid}` }));
   });
   afterAll(async () => {
     for (const runtime of consoles) if (!closed.has(runtime)) await runtime.close().catch(() => {});
     await database?.drop();
+    await broker?.stop("SIGTERM");
     utility?.remove();
   });
 

@@ -28,7 +28,11 @@ export async function startTestRuntime(
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
-  const runtime = await startRuntime(config, options);
+  const runtime = await startRuntime(config, options).catch(async (error) => {
+    // A refused start leaves no scratch database behind.
+    await database?.drop();
+    throw error;
+  });
   // Not a copy: some of the runtime's properties are read when asked (`grid`).
   const close = runtime.close;
   runtime.close = async () => {

@@ -1,5 +1,6 @@
 import { ADMIN_ROLE_CODE, isPermissionId, type OrgKind, PERMISSION_IDS, type PermissionId } from "@ess/domain";
 import type { FastifyRequest } from "fastify";
+import type { ClusterBus } from "../../cluster/bus.ts";
 import type { Db, Queryable } from "../../db/db.ts";
 import { AppError } from "../../http/errors.ts";
 import type { AuthContext, Authenticator } from "./auth.context.ts";
@@ -30,6 +31,8 @@ export interface AuthSettings {
   refreshTtlS: number;
   /** How long a resolved session is reused without asking the database (0: never). */
   sessionCacheS: number;
+  /** Sign-outs and account changes drop cached sessions in every process of the console. */
+  cluster?: ClusterBus;
 }
 
 export interface IssuedTokens {
@@ -42,7 +45,7 @@ export interface IssuedTokens {
 const decoyHash = hashPassword("decoy-password-1");
 
 export function createAuthService(db: Db, settings: AuthSettings) {
-  const cache = createSessionCache(settings.sessionCacheS * 1000);
+  const cache = createSessionCache(settings.sessionCacheS * 1000, undefined, settings.cluster);
 
   function toContext(s: SessionRecord): AuthContext {
     const granted = s.roles.includes(ADMIN_ROLE) ? PERMISSION_IDS : s.permissions.filter(isPermissionId);

@@ -1,3 +1,4 @@
+import type { ClusterBus } from "../../cluster/bus.ts";
 import type { AuthContext } from "./auth.context.ts";
 
 interface Entry {
@@ -8,11 +9,19 @@ interface Entry {
 
 /**
  * Resolved sessions by token digest, kept for a few seconds so that each API request does not
- * repeat the session query. Sign-out and account changes drop entries here at once; other
- * server processes see a revocation within `ttlMs`. A TTL of 0 disables the cache.
+ * repeat the session query. Sign-out and account changes drop entries at once, in every process
+ * of the console when a cluster bus is given. A TTL of 0 disables the cache.
  */
-export function createSessionCache(ttlMs: number, maxEntries = 10_000) {
+export function createSessionCache(ttlMs: number, maxEntries = 10_000, cluster?: ClusterBus) {
   const entries = new Map<string, Entry>();
+  const forgetSession = (sessionId: number) => {
+    for (const [key, entry] of entries) if (entry.context.sessionId === sessionId) entries.delete(key);
+  };
+  const forgetUser = (userId: number) => {
+    for (const [key, entry] of entries) if (entry.context.userId === userId) entries.delete(key);
+  };
+  // A process that may have missed a sign-out keeps nothing it cannot vouch for.
+  cluster?.onGap(() => entries.clear());
   return {
     get(key: string, now = Date.now()): Entry | undefined {
       const entry = entries.get(key);
@@ -29,12 +38,8 @@ export function createSessionCache(ttlMs: number, maxEntries = 10_000) {
       if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
       entries.set(key, { context, accessExpiresAt, cachedUntil: Math.min(now + ttlMs, accessExpiresAt) });
     },
-    forgetSession(sessionId: number) {
-      for (const [key, entry] of entries) if (entry.context.sessionId === sessionId) entries.delete(key);
-    },
-    forgetUser(userId: number) {
-      for (const [key, entry] of entries) if (entry.context.userId === userId) entries.delete(key);
-    },
+    forgetSession: cluster ? cluster.broadcast("session.forget", forgetSession) : forgetSession,
+    forgetUser: cluster ? cluster.broadcast("session.forgetUser", forgetUser) : forgetUser,
     get size() {
       return entries.size;
     },

@@ -1,5 +1,6 @@
 import type { AlarmEvent } from "@ess/contracts";
 import type { Locale } from "@ess/domain";
+import type { ClusterBus } from "../../cluster/bus.ts";
 import type { Db } from "../../db/db.ts";
 import type { Translate } from "../../i18n/translator.ts";
 import type { Metrics } from "../../observability/metrics.ts";
@@ -8,6 +9,7 @@ import type { DeviceRef } from "../telemetry/device-directory.ts";
 import type { LiveEvents } from "../telemetry/live-events.ts";
 import type { Log } from "../telemetry/log.ts";
 import type { StoredFrame } from "../telemetry/telemetry-writer.ts";
+import type { OpenedAlarm } from "./alarm-apply.ts";
 import { createAlarmDetector } from "./alarm-detector.ts";
 import { createAlarmNotifier } from "./alarm-notifier.ts";
 import { observationOfEvent } from "./alarm-observations.ts";
@@ -33,10 +35,19 @@ export async function startFaults(
     log: Log;
     translator: (locale: Locale) => Translate;
     metrics: Pick<Metrics, "alarmDetectionFailures" | "alarmUnknownCodes">;
+    /** Other processes of the console: their users hear of alarms opened here, and catalogue edits reach them. */
+    cluster?: ClusterBus;
   },
   options: FaultOptions,
 ) {
   const catalogue = createFaultCache(deps.db, deps.translator);
+  const cluster = deps.cluster;
+  if (cluster) {
+    const invalidate = catalogue.invalidate;
+    const everywhere = cluster.broadcast<number | null>("faults.catalogue", (tenantId) => invalidate(tenantId ?? undefined));
+    catalogue.invalidate = (tenantId?: number) => everywhere(tenantId ?? null);
+    cluster.onGap(() => invalidate());
+  }
   const notifier = createAlarmNotifier({
     db: deps.db,
     hub: deps.hub,
@@ -53,7 +64,8 @@ export async function startFaults(
     metrics: deps.metrics,
     clearHoldMs: options.clearHoldS * 1000,
     recoveryAfterMs: options.recoveryS * 1000,
-    onOpened: (alarms) => notifier.opened(alarms),
+    // Each process reminds the users whose consoles it serves, of alarms opened in any process.
+    onOpened: cluster ? cluster.broadcast("alarms.opened", (alarms: OpenedAlarm[]) => notifier.opened(alarms)) : notifier.opened,
   });
   await detector.start();
   const onFrames = (frames: readonly StoredFrame[], _committedAt: number, batchId: string) => detector.frames(frames, batchId);
@@ -69,7 +81,11 @@ export async function startFaults(
         .catch(() => {});
     }
   };
-  const onStatus = (deviceIds: number[], status: number, at: number) => notifier.status(deviceIds, status, at);
+  const statusEverywhere = cluster?.broadcast<{ ids: number[]; status: number; at: number }>("alarms.status", (m) =>
+    notifier.status(m.ids, m.status, m.at),
+  );
+  const onStatus = (deviceIds: number[], status: number, at: number) =>
+    statusEverywhere && status !== 2 ? statusEverywhere({ ids: deviceIds, status, at }) : notifier.status(deviceIds, status, at);
   deps.events.on("frames", onFrames);
   deps.events.on("alarm", onAlarm);
   deps.events.on("status", onStatus);

@@ -1,4 +1,5 @@
 import { REMINDER_PATTERN } from "@ess/contracts";
+import type { ClusterBus } from "../../cluster/bus.ts";
 import type { Translate } from "../../i18n/translator.ts";
 import { sendReminder } from "../realtime/realtime.routes.ts";
 import type { RealtimeHub } from "../realtime/realtime-hub.ts";
@@ -8,10 +9,11 @@ import type { PinMismatchEvent } from "./grid-client.ts";
  * Tells the users who watch the console's health (`sys.health.view`) in the site's tenant that a
  * grid site's registration PIN differs from the utility's: the site is no longer reported to the
  * utility until staff correct the PIN, so someone must act. The console words it in its user's
- * language from `system`; title and content here are for clients that do not.
+ * language from `system`; title and content here are for clients that do not. The client runs in
+ * one process; with a cluster bus, the consoles served by the others hear of it too.
  */
-export function createGridReminders(deps: { hub: RealtimeHub; t: Translate }) {
-  return (event: PinMismatchEvent) => {
+export function createGridReminders(deps: { hub: RealtimeHub; t: Translate; cluster?: ClusterBus }) {
+  const remind = (event: PinMismatchEvent) => {
     for (const s of deps.hub.subscribed(REMINDER_PATTERN)) {
       const caller = s.callers[0];
       if (!caller || String(caller.tenantId) !== s.params.tenantId || String(caller.userId) !== s.params.userId) continue;
@@ -24,4 +26,5 @@ export function createGridReminders(deps: { hub: RealtimeHub; t: Translate }) {
       });
     }
   };
+  return deps.cluster ? deps.cluster.broadcast("grid.pinMismatch", remind) : remind;
 }

@@ -12,7 +12,10 @@ export type Deliver = (destination: string, body: string) => void;
 
 /** What other server modules use: push a JSON payload to everyone subscribed to a destination. */
 export interface RealtimePublisher {
-  /** Returns how many subscriptions (in this process) received it. */
+  /**
+   * Returns how many subscriptions in this process received it, plus one for each other process of
+   * the console that has subscribers to the destination (cluster-hub.ts).
+   */
   publish(destination: string, payload: unknown): number;
 }
 
@@ -24,6 +27,10 @@ export interface RealtimeHub extends RealtimePublisher {
   /** `caller`: who subscribed, so modules can address what they push to each subscriber's scope. */
   subscribe(destination: string, deliver: Deliver, caller?: AuthContext): () => void;
   subscriberCount(destination?: string): number;
+  /** Destinations with at least one subscriber here. */
+  destinations(): string[];
+  /** `listener` hears when a destination gains its first subscriber here, or loses its last. */
+  observe(listener: (destination: string, watched: boolean) => void): void;
   /** The destinations matching a pattern that have subscribers, with their callers (one per subscription). */
   subscribed(pattern: string): { destination: string; params: Record<string, string>; callers: AuthContext[] }[];
 }
@@ -47,14 +54,14 @@ function compile(pattern: string) {
 }
 
 /**
- * Destinations, their authorisers and subscribers, in this process. With several server
- * processes a cross-instance fan-out (PostgreSQL LISTEN/NOTIFY or Redis) would call `publish` on
- * every instance; one process needs none.
+ * Destinations, their authorisers and subscribers, in this process. With several processes,
+ * `clusterHub` (cluster-hub.ts) wraps it so that pushes reach subscribers in the others.
  */
 export function createRealtimeHub(): RealtimeHub {
   const authorisers: { match: ReturnType<typeof compile>; authoriser: SubscriptionAuthoriser }[] = [];
   const subscribers = new Map<string, Set<Deliver>>();
   const callers = new Map<Deliver, AuthContext>();
+  const observers: ((destination: string, watched: boolean) => void)[] = [];
   return {
     authorise(pattern, authoriser) {
       authorisers.push({ match: compile(pattern), authoriser });
@@ -68,13 +75,17 @@ export function createRealtimeHub(): RealtimeHub {
     },
     subscribe(destination, deliver, caller) {
       const set = subscribers.get(destination) ?? new Set<Deliver>();
+      const first = !subscribers.has(destination);
       subscribers.set(destination, set);
       set.add(deliver);
       if (caller) callers.set(deliver, caller);
+      if (first) for (const observe of observers) observe(destination, true);
       return () => {
-        set.delete(deliver);
+        if (!set.delete(deliver)) return;
         callers.delete(deliver);
-        if (set.size === 0) subscribers.delete(destination);
+        if (set.size > 0 || subscribers.get(destination) !== set) return;
+        subscribers.delete(destination);
+        for (const observe of observers) observe(destination, false);
       };
     },
     publish(destination, payload) {
@@ -97,6 +108,10 @@ export function createRealtimeHub(): RealtimeHub {
         out.push({ destination, params, callers: known });
       }
       return out;
+    },
+    destinations: () => [...subscribers.keys()],
+    observe(listener) {
+      observers.push(listener);
     },
     subscriberCount(destination) {
       if (destination !== undefined) return subscribers.get(destination)?.size ?? 0;

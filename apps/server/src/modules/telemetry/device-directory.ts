@@ -15,8 +15,9 @@ export interface DeviceRef {
  * database each time. Unknown serial numbers are remembered too (briefly), so a stream from an
  * unregistered device costs one query per interval rather than per frame. Known devices are kept
  * about 5 minutes: with 100,000 devices a shorter life (it was a minute) made these lookups one of
- * ingest's larger database costs. An edit of a device's time zone, or its removal, reaches ingest
- * within that time.
+ * ingest's larger database costs. A change of what is kept here (time zone, phase type, tenant,
+ * serial number, removal) is announced by the database (migration 0280) and dropped through `forget`
+ * in every process at once; the entry's life bounds it should an announcement be missed.
  */
 export function createDeviceDirectory(db: Db, options: { ttlMs?: number } = {}) {
   const ttl = options.ttlMs ?? 300_000;
@@ -61,7 +62,17 @@ export function createDeviceDirectory(db: Db, options: { ttlMs?: number } = {}) 
       }
       return out;
     },
+    /** Drops a serial number's entry: the next frame looks it up again. */
+    forget(sn: string) {
+      cache.delete(sn);
+    },
+    clear() {
+      cache.clear();
+    },
   };
 }
+
+/** The channel on which the database announces a changed device's (former) serial number. */
+export const DEVICE_CHANGED_CHANNEL = "ess_device_changed";
 
 export type DeviceDirectory = ReturnType<typeof createDeviceDirectory>;
