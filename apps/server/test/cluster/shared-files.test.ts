@@ -5,7 +5,9 @@ import { CHUNK_BYTES } from "../../src/files/database-store.ts";
 import type { Runtime } from "../../src/runtime.ts";
 import { apiCaller } from "../helpers/api-caller.ts";
 import { registerDevice, uniqueSerial } from "../helpers/devices.ts";
+import { MOSQUITTO } from "../helpers/mosquitto.ts";
 import { startTestRuntime } from "../helpers/runtime.ts";
+import { sharedBroker } from "../helpers/shared-broker.ts";
 import { signIn } from "../helpers/test-app.ts";
 import { freshDatabaseUrl, TEST_DRIVER } from "../helpers/test-db.ts";
 import { addFirmware, apiAs } from "../ota/ota-world.ts";
@@ -14,24 +16,28 @@ type Media = { url: string; thumbnailUrl: string | null };
 
 /**
  * Two consoles on one PostgreSQL, each with a DATA_DIR of its own (as two processes on two
- * machines would have), neither told where to keep files: what one takes in, the other serves.
+ * machines would have) and a broker they share, neither told where to keep files: what one takes
+ * in, the other serves.
  */
-describe.skipIf(TEST_DRIVER !== "postgres")("uploaded files across two consoles on one database", () => {
+describe.skipIf(TEST_DRIVER !== "postgres" || !MOSQUITTO)("uploaded files across two consoles on one database", () => {
   let database: Awaited<ReturnType<typeof freshDatabaseUrl>>;
   let first: Runtime;
   let second: Runtime;
   let token = "";
+  let broker: Awaited<ReturnType<typeof sharedBroker>>;
   beforeAll(async () => {
     database = await freshDatabaseUrl();
+    broker = await sharedBroker("files");
     const env = { DATABASE_URL: (database as NonNullable<typeof database>).url };
-    first = await startTestRuntime(env);
-    second = await startTestRuntime(env);
+    first = await startTestRuntime({ ...env, ...broker.env() });
+    second = await startTestRuntime({ ...env, ...broker.env() });
     token = await signIn(first.app);
   });
   afterAll(async () => {
     await first?.close().catch(() => {});
     await second?.close().catch(() => {});
     await database?.drop();
+    await broker?.stop();
   });
 
   it("a device downloads through one console the package uploaded through the other", { timeout: 30_000 }, async () => {

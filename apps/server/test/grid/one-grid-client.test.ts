@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Runtime } from "../../src/runtime.ts";
-import { MOSQUITTO, type OwnMosquitto, ownMosquitto } from "../helpers/mosquitto.ts";
+import { MOSQUITTO } from "../helpers/mosquitto.ts";
 import { waitUntil } from "../helpers/reminders.ts";
 import { startTestRuntime } from "../helpers/runtime.ts";
+import { sharedBroker } from "../helpers/shared-broker.ts";
 import { freshDatabaseUrl, TEST_DRIVER } from "../helpers/test-db.ts";
 import { unreachableUtility } from "./unreachable-utility.ts";
 
@@ -14,26 +15,24 @@ describe.skipIf(TEST_DRIVER !== "postgres" || !MOSQUITTO)("the grid client in tw
   const consoles: Runtime[] = [];
   const closed = new Set<Runtime>();
   let env: Record<string, string>;
-  let broker: OwnMosquitto;
+  let broker: Awaited<ReturnType<typeof sharedBroker>>;
   beforeAll(async () => {
-    broker = await ownMosquitto({ persistence: false });
+    broker = await sharedBroker("grid-two");
     utility = await unreachableUtility("grid-two-");
     database = await freshDatabaseUrl();
     env = {
       DATABASE_URL: (database as NonNullable<typeof database>).url,
       ...utility.env,
-      MQTT_URL: broker.url,
-      MQTT_SHARED_GROUP: `ess-grid-two-${process.pid}`,
       // Long enough that a console starting beside it on a loaded machine does not stall the holder.
       ESS_JOB_LEASE_TTL_MS: "6000",
     };
-    consoles.push(await startTestRuntime({ ...env, MQTT_CLIENT_ID: `ess-grid-a-${process.pid}` }));
-    consoles.push(await startTestRuntime({ ...env, MQTT_CLIENT_ID: `ess-grid-b-${process.pid}` }));
+    consoles.push(await startTestRuntime({ ...env, ...broker.env() }));
+    consoles.push(await startTestRuntime({ ...env, ...broker.env() }));
   });
   afterAll(async () => {
     for (const runtime of consoles) if (!closed.has(runtime)) await runtime.close().catch(() => {});
     await database?.drop();
-    await broker?.stop("SIGTERM");
+    await broker?.stop();
     utility?.remove();
   });
 
