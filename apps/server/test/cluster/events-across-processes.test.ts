@@ -1,9 +1,9 @@
 import { type DeviceLiveMessage, deviceLiveDestination, type ReminderMessage, reminderDestination } from "@ess/contracts";
-import { Client } from "@stomp/stompjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ClusterRefusedError } from "../../src/cluster/open-bus.ts";
 import type { Runtime } from "../../src/runtime.ts";
 import { registerDevice, uniqueSerial } from "../helpers/devices.ts";
+import { consoleOn as consoleAt } from "../helpers/live-console.ts";
 import { MOSQUITTO, type OwnMosquitto, ownMosquitto } from "../helpers/mosquitto.ts";
 import { adminId, waitUntil } from "../helpers/reminders.ts";
 import { startTestRuntime } from "../helpers/runtime.ts";
@@ -12,6 +12,9 @@ import { signIn } from "../helpers/test-app.ts";
 import { freshDatabaseUrl, TEST_DRIVER } from "../helpers/test-db.ts";
 
 type Database = NonNullable<Awaited<ReturnType<typeof freshDatabaseUrl>>>;
+
+/** A console's live-push connection to one process. */
+const consoleOn = (runtime: Runtime, token: string, destinations: string[]) => consoleAt(runtime.url, token, destinations);
 
 /** Two consoles on one database and one broker, as a load balancer would put them behind one address. */
 async function twoConsoles(database: Database, broker: OwnMosquitto, env: Record<string, string> = {}) {
@@ -22,22 +25,6 @@ async function twoConsoles(database: Database, broker: OwnMosquitto, env: Record
     throw error;
   });
   return [a, b] as const;
-}
-
-/** A console's STOMP connection to one process, subscribed to some destinations. */
-async function consoleOn(runtime: Runtime, token: string, destinations: string[]) {
-  const messages = new Map<string, unknown[]>(destinations.map((d) => [d, []]));
-  const client = new Client({
-    brokerURL: `${runtime.url.replace(/^http/, "ws")}act/ws`,
-    connectHeaders: { Authorization: `Bearer ${token}` },
-    reconnectDelay: 0,
-  });
-  await new Promise<void>((resolve) => {
-    client.onConnect = () => resolve();
-    client.activate();
-  });
-  for (const d of destinations) client.subscribe(d, (m) => messages.get(d)?.push(JSON.parse(m.body)));
-  return { messages, close: () => client.deactivate() };
 }
 
 const api = async (runtime: Runtime, path: string, token: string, body?: unknown) => {
