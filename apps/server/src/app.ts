@@ -171,7 +171,7 @@ export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(() => (data) => (typeof data === "string" ? data : JSON.stringify(data)));
 
   installErrorHandling(app);
-  installRequestGuards(app, { demoMode: deps.demoMode ?? false, repeatWindowMs: deps.repeatGuardMs ?? 1000 });
+  installRequestGuards(app, { demoMode: deps.demoMode ?? false, repeatWindowMs: deps.repeatGuardMs ?? 1000, db: given.db });
   installAuditLog(app, deps.db);
   instrumentHttp(app, metrics);
   await registerOpenApi(app);
