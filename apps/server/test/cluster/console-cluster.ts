@@ -1,11 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
-import { createConnection } from "node:net";
 import { join } from "node:path";
 import type { Db } from "../../src/db/db.ts";
 import { openPostgres } from "../../src/db/postgres.driver.ts";
 import { MOSQUITTO, type OwnMosquitto, ownMosquitto } from "../helpers/mosquitto.ts";
-import { freePort, overHttp, type ServerProcess, startServerProcess, tempDataDir } from "../helpers/server-process.ts";
+import { freePort, listening, overHttp, type ServerProcess, startServerProcess, tempDataDir } from "../helpers/server-process.ts";
 import { ADMIN_PASSWORD } from "../helpers/test-app.ts";
 import { freshDatabaseUrl } from "../helpers/test-db.ts";
 import { apiAs } from "../ota/ota-world.ts";
@@ -23,15 +22,6 @@ export const canRunCluster = Boolean(process.env.TEST_DATABASE_URL && MOSQUITTO 
 
 // The same field key in every process: what one seals another opens.
 const FIELD_KEY = "4f".repeat(32);
-
-const listening = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = createConnection({ port, host: "127.0.0.1" }, () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.on("error", () => resolve(false));
-  });
 
 export interface ClusterProcess {
   readonly index: number;

@@ -1,16 +1,8 @@
-import {
-  baselineValues,
-  blocksFromValues,
-  deviceLiveDestination,
-  encodeFrame,
-  reminderDestination,
-  TELEMETRY_REGISTERS,
-  telemetryLayout,
-} from "@ess/contracts";
-import mqtt from "mqtt";
+import { deviceLiveDestination, reminderDestination } from "@ess/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniqueSerial } from "../helpers/devices.ts";
 import { consoleOn } from "../helpers/live-console.ts";
+import { reportingDevice } from "../helpers/reporting-device.ts";
 import { type ScriptedDevice, scriptedDevice } from "../helpers/sim.ts";
 import { addFirmware, type CampaignView, campaignDone, connectFleet, firmwareBytes } from "../ota/ota-world.ts";
 import { type ConsoleCluster, canRunCluster, startConsoleCluster } from "./console-cluster.ts";
@@ -30,37 +22,6 @@ const TIMES = {
 };
 const T0 = Date.now() - 6 * 3_600_000;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A device reporting a full frame every 100 ms; remembers which readings the broker acknowledged. */
-function reportingDevice(url: string, d: { sn: string; secret: string }, from: number) {
-  const client = mqtt.connect(url, { clientId: d.sn, username: d.sn, password: d.secret, reconnectPeriod: 500 });
-  client.on("error", () => {});
-  const acknowledged: number[] = [];
-  const sent: Promise<void>[] = [];
-  let k = 0;
-  const timer = setInterval(() => {
-    const ts = from + k++ * 1000;
-    const frame = encodeFrame(
-      { kind: "telemetry", ts, seq: k, requestId: 0, page: 0, flags: 0 },
-      blocksFromValues(telemetryLayout("three"), baselineValues(TELEMETRY_REGISTERS.three)),
-    );
-    sent.push(
-      client.publishAsync(`ess/v1/${d.sn}/telemetry`, frame, { qos: 1 }).then(
-        () => void acknowledged.push(ts),
-        () => {},
-      ),
-    );
-  }, 100);
-  return {
-    acknowledged,
-    next: () => from + k * 1000,
-    async finish() {
-      clearInterval(timer);
-      await Promise.all(sent);
-      await client.endAsync();
-    },
-  };
-}
 
 /**
  * Issue 21, done-when 1: three console processes on one PostgreSQL behind HAProxy, consuming from
@@ -109,7 +70,7 @@ describe.skipIf(!canRunCluster)("a console of three processes, one of them kille
           )
         ).rows.map((r) => r.reading),
       );
-    const fleet = devices.map((d) => reportingDevice(cluster.broker.url, d, T0));
+    const fleet = devices.map((d) => reportingDevice(cluster.broker.url, d, { from: T0, reconnectMs: 500 }));
     await expect.poll(async () => (await stored()).size, { timeout: 20_000 }).toBeGreaterThan(60);
 
     // The broker keeps a share of the messages for the dead process's session until another
@@ -120,10 +81,10 @@ describe.skipIf(!canRunCluster)("a console of three processes, one of them kille
     await pause(5000);
     await Promise.all(fleet.map((f) => f.finish()));
 
-    const acknowledged = fleet.flatMap((f, i) => f.acknowledged.map((ts) => `${devices[i]?.sn}:${ts}`));
+    const acknowledged = fleet.flatMap((f) => [...f.acknowledged]);
     expect(acknowledged.length).toBeGreaterThan(200);
     // Readings sent after the restart are there too: ingest carried on in all three.
-    expect(fleet.some((f, i) => f.acknowledged.some((ts) => ts >= (after[i] ?? 0)))).toBe(true);
+    expect(fleet.some((f, i) => [...f.acknowledged].some((r) => Number(r.split(":")[1]) >= (after[i] ?? 0)))).toBe(true);
     let missing: string[] = [];
     await expect
       .poll(

@@ -20,6 +20,8 @@ describe("the repeat guard, shared by the processes of a console", () => {
       db: first.db,
       translator: await createTranslator(),
       broker: { isConnected: () => true },
+      accessTokenTtlS: 3600,
+      refreshTokenTtlS: 86_400,
       webDist: null,
       checkResponses: true,
       signIn: { captcha: false },

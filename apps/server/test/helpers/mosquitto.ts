@@ -1,20 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
-import { createConnection } from "node:net";
 import { userInfo } from "node:os";
 import { join } from "node:path";
-import { freePort, tempDataDir } from "./server-process.ts";
+import { freePort, listening, tempDataDir } from "./server-process.ts";
 
 export const MOSQUITTO = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto"].find(existsSync);
-
-const listening = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = createConnection({ port, host: "127.0.0.1" }, () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.on("error", () => resolve(false));
-  });
 
 export interface OwnMosquitto {
   url: string;

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
+import { createConnection, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,6 +30,16 @@ export const freePort = () =>
       const address = s.address();
       s.close(() => resolve(typeof address === "object" && address ? address.port : 0));
     });
+  });
+
+/** Whether something accepts TCP connections on loopback at `port` now. */
+export const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = createConnection({ port, host: "127.0.0.1" }, () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.on("error", () => resolve(false));
   });
 
 /**

@@ -1,58 +1,15 @@
-import { baselineValues, blocksFromValues, encodeFrame, TELEMETRY_REGISTERS, telemetryLayout } from "@ess/contracts";
-import mqtt, { type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Runtime } from "../../src/runtime.ts";
 import { registerDevice, uniqueSerial } from "../helpers/devices.ts";
 import { MOSQUITTO, type OwnMosquitto, ownMosquitto } from "../helpers/mosquitto.ts";
 import { type MqttTap, startMqttTap } from "../helpers/mqtt-tap.ts";
+import { reportingDevice } from "../helpers/reporting-device.ts";
 import { startTestRuntime } from "../helpers/runtime.ts";
 
 const DEVICES = 5;
 const T0 = Date.now() - 6 * 3_600_000;
 
-/** A full three-phase frame; its reading time says which reading it is. */
-const frame = (ts: number, k: number) =>
-  encodeFrame(
-    { kind: "telemetry", ts, seq: k, requestId: 0, page: 0, flags: 0 },
-    blocksFromValues(telemetryLayout("three"), baselineValues(TELEMETRY_REGISTERS.three)),
-  );
 const readingOf = (topic: string, payload: Buffer) => `${topic.split("/")[2]}:${Number(payload.readBigUInt64BE(4))}`;
-
-/**
- * A device as the simulator behaves: a reading every 100 ms, kept and sent again while the
- * broker is away (mqtt.js holds unacknowledged publications), reconnecting 2 to 3 s after a drop.
- */
-function reportingDevice(url: string, d: { sn: string }, i: number, from: number) {
-  const client: MqttClient = mqtt.connect(url, {
-    clientId: d.sn,
-    clean: true,
-    reconnectPeriod: 2000 + i * 200,
-    connectTimeout: 5000,
-  });
-  client.on("error", () => {});
-  const acknowledged = new Set<string>();
-  const sent: Promise<void>[] = [];
-  let k = 0;
-  const timer = setInterval(() => {
-    const reading = k++;
-    sent.push(
-      client.publishAsync(`ess/v1/${d.sn}/telemetry`, frame(from + reading * 1000, reading), { qos: 1 }).then(
-        () => void acknowledged.add(`${d.sn}:${from + reading * 1000}`),
-        () => {},
-      ),
-    );
-  }, 100);
-  return {
-    acknowledged,
-    next: () => from + k * 1000,
-    /** Stops reporting; resolves once the broker acknowledged everything sent. */
-    async finish() {
-      clearInterval(timer);
-      await Promise.all(sent);
-      await client.endAsync();
-    },
-  };
-}
 
 describe.skipIf(!MOSQUITTO)("an external Mosquitto with persistence, restarted during ingest", () => {
   let broker: OwnMosquitto;
@@ -94,7 +51,7 @@ describe.skipIf(!MOSQUITTO)("an external Mosquitto with persistence, restarted d
   /** Devices report, the broker goes down with `signal` and comes back; resolves with what each side acknowledged. */
   async function restartDuringIngest(signal: "SIGTERM" | "SIGKILL", from: number) {
     const before = (await stored()).size;
-    const fleet = devices.map((d, i) => reportingDevice(broker.url, d, i, from));
+    const fleet = devices.map((d, i) => reportingDevice(broker.url, d, { from, reconnectMs: 2000 + i * 200 }));
     await expect.poll(async () => (await stored()).size, { timeout: 10_000 }).toBeGreaterThan(before + 20);
     await broker.stop(signal);
     await broker.start();

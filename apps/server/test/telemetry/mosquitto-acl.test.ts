@@ -1,7 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, writeFileSync } from "node:fs";
-import { createConnection } from "node:net";
 import { userInfo } from "node:os";
 import { join } from "node:path";
 import { baselineValues, blocksFromValues, encodeFrame, TELEMETRY_REGISTERS, telemetryLayout } from "@ess/contracts";
@@ -10,19 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Runtime } from "../../src/runtime.ts";
 import { registerDevice, uniqueSerial } from "../helpers/devices.ts";
 import { startTestRuntime } from "../helpers/runtime.ts";
-import { freePort, tempDataDir } from "../helpers/server-process.ts";
+import { freePort, listening, tempDataDir } from "../helpers/server-process.ts";
 
 const MOSQUITTO = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto"].find(existsSync);
 const PASSWD = ["/usr/bin/mosquitto_passwd"].find(existsSync);
-
-const listening = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = createConnection({ port, host: "127.0.0.1" }, () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.on("error", () => resolve(false));
-  });
 
 /**
  * The external-broker set-up of docs/device-protocol.md on a Mosquitto of this test's own (the
