@@ -217,6 +217,7 @@ async function drainSession(
   const acks = holdAcknowledgements(client);
   const outcomes: Promise<void>[] = [];
   let delivered = 0;
+  let emptied = false;
   let lastAt = Date.now();
   client.on("message", (topic, payload, packet) => {
     delivered++;
@@ -245,9 +246,23 @@ async function drainSession(
     if (sharedFilters.length > 0) await client.unsubscribeAsync(sharedFilters).catch(() => {});
     while (client.connected && Date.now() - lastAt < limits.quietMs && Date.now() - started < limits.maxMs)
       await new Promise((resolve) => setTimeout(resolve, Math.min(100, limits.quietMs)));
-    await Promise.all(outcomes);
+    // What was handed on is acknowledged once stored; not waited for past the drain's time (the
+    // broker then keeps what was not acknowledged, and the session, for the next look).
+    const left = Math.max(0, limits.maxMs - (Date.now() - started));
+    let timer: NodeJS.Timeout | undefined;
+    const stored = await Promise.race([
+      Promise.all(outcomes).then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), left);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!stored) throw new Error("what the session held was not stored in time");
+    emptied = true;
   } finally {
-    if (client.connected) await client.endAsync(false, { reasonCode: 0, properties: { sessionExpiryInterval: 0 } });
+    // Ended only once emptied; otherwise left as it was, with what it still holds, for the next look.
+    if (client.connected && emptied) await client.endAsync(false, { reasonCode: 0, properties: { sessionExpiryInterval: 0 } });
+    else if (client.connected) await client.endAsync(false);
     else client.end(true);
   }
   return delivered;
