@@ -170,6 +170,7 @@ async function pipeline(db: Db, probe: StoreProbe, rate: number, consolePids: re
     p99: pct(latencies, 99),
     // The bench's own console's frames timed exactly, beside a latency read from the database.
     own: own ? ` (the bench's own console, exactly: p50 ${fmt(pct(own, 50))} ms, p99 ${fmt(pct(own, 99))} ms)` : "",
+    ownP99: own ? pct(own, 99) : Number.NaN,
     // CPU ms per 1,000 frames stored (the tail included), of the consoles and of PostgreSQL.
     consolePer1000: (cpu.consoleMs * 1000) / stored,
     postgresPer1000: (cpu.postgresMs * 1000) / stored,
@@ -225,7 +226,9 @@ async function ladder(db: Db, probe: StoreProbe, consolePids: readonly number[],
     // Kept up: everything the publishers sent was stored as it came (p99 under 2 s). On a loaded
     // machine the publishers themselves may fall short of the rate; that is printed, and the
     // sustained rate is then what they did publish.
-    const kept = r.rate >= r.published * 0.97 && r.p99 < 2000;
+    // Read from the database, p99 misses the older frames of a backlog (ingest-probes.ts), so the
+    // bench's own console's exact p99 must be under 2 s as well.
+    const kept = r.rate >= r.published * 0.97 && r.p99 < 2000 && !(r.ownP99 >= 2000);
     const short = r.published < offered * 0.9 ? "  (publishers short of the rate)" : "";
     say(
       `${tag}pipeline at a fixed ${fmt(offered).padStart(6)} frames/s:     published ${fmt(r.published)}/s, stored ${fmt(r.rate)}/s, p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms${kept ? "" : "  (not kept up)"}${short}${load()}\n    ${r.own ? `${r.own.trim()}; ` : ""}${cpuLine(r)}`,
