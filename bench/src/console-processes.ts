@@ -26,7 +26,10 @@ export async function startConsoleProcesses(
   const started: { server: ServerProcess; dataDir: string }[] = [];
   // A bench interrupted or failing anywhere still leaves no console behind.
   const killAll = () => {
-    for (const { server } of started) if (server.child.exitCode === null) server.child.kill("SIGKILL");
+    for (const { server, dataDir } of started) {
+      if (server.child.exitCode === null) server.child.kill("SIGKILL");
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   };
   const onSignal = () => {
     killAll();
