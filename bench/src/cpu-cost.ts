@@ -4,7 +4,8 @@ import type { Db } from "@ess/server/internal/db/db.ts";
 /** Clock ticks per second of /proc/<pid>/stat (100 on Linux). */
 const TICKS_PER_S = 100;
 
-function processCpuMs(pid: number): number | null {
+/** CPU time (user and system, all threads) a process has spent so far; null once it has gone. */
+export function processCpuMs(pid: number): number | null {
   try {
     // Fields after the command name (which may hold spaces): utime is the 12th, stime the 13th.
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -16,17 +17,22 @@ function processCpuMs(pid: number): number | null {
 }
 
 /**
- * CPU spent by this process's main thread and by the PostgreSQL backends serving the bench's
- * database, between `start()` and `stop()`. On a shared machine rates depend on what else runs;
+ * CPU spent by this process's main thread (and by the whole of each process in `consolePids`: the
+ * console processes the bench started) and by the PostgreSQL backends serving the bench's database
+ * (but those in `exceptBackends`: the bench's own probes), between `start()` and `stop()`. On a shared machine rates depend on what else runs;
  * CPU per frame mostly does not, so it is what compares one version of the pipeline with another.
  * The pool opens and closes connections, so backends are sampled every 100 ms: one that comes
  * and goes between two samples is missed.
  */
-export function cpuMeter(db: Db) {
+export function cpuMeter(db: Db, options: { consolePids?: readonly number[]; exceptBackends?: readonly number[] } = {}) {
   const first = new Map<number, number>();
   const last = new Map<number, number>();
+  const consolesMs = () => (options.consolePids ?? []).reduce((sum, pid) => sum + (processCpuMs(pid) ?? 0), 0);
   const sample = async (initial: boolean) => {
-    const { rows } = await db.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database()");
+    const { rows } = await db.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> ALL($1::int4[])",
+      [options.exceptBackends ?? []],
+    );
     for (const { pid } of rows) {
       const ms = processCpuMs(pid);
       if (ms === null) continue;
@@ -41,6 +47,7 @@ export function cpuMeter(db: Db) {
   return async () => {
     await sample(true);
     const threadBefore = process.threadCpuUsage();
+    const consolesBefore = consolesMs();
     let sampling = Promise.resolve();
     const timer = setInterval(() => {
       sampling = sampling.then(() => sample(false)).catch(() => {});
@@ -52,7 +59,7 @@ export function cpuMeter(db: Db) {
       const thread = process.threadCpuUsage(threadBefore);
       let postgresMs = 0;
       for (const [pid, ms] of last) postgresMs += ms - (first.get(pid) ?? 0);
-      return { consoleMs: (thread.user + thread.system) / 1000, postgresMs };
+      return { consoleMs: (thread.user + thread.system) / 1000 + consolesMs() - consolesBefore, postgresMs };
     };
   };
 }
