@@ -1,7 +1,10 @@
+import type { DeviceRecord } from "@ess/contracts";
 import { RESPONSE_STATUS } from "@ess/sep2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GRID_AUTHOR } from "../../src/modules/grid/control-applier.ts";
+import { apiCaller } from "../helpers/api-caller.ts";
 import { waitUntil } from "../helpers/reminders.ts";
+import { signIn } from "../helpers/test-app.ts";
 import { type ControlledFleet, startControlledFleet } from "./controlled-fleet.ts";
 
 /**
@@ -39,8 +42,23 @@ describe(`a 2 kW export limit sent to ${SITES} sites`, () => {
   /** Each site's anti-backflow settings while the limit was in force. */
   const during = new Map<number, Record<string, number | string>>();
   const own = new Map<number, Record<string, number | string>>();
+  /** The device list as an administrator sees it while the limit is in force, and after it ended. */
+  let listedDuring: DeviceRecord[];
+  let listedAfter: DeviceRecord[];
 
   const db = () => fleet.runtime.db;
+  const deviceList = async () => {
+    const call = apiCaller(
+      () => fleet.runtime.app,
+      () => token,
+    );
+    const token = await signIn(fleet.runtime.app);
+    const page = await call<{ records: DeviceRecord[] }>(
+      "GET",
+      `/admin/lsydevice/page?size=500&sn=${fleet.sites[0]?.sn.slice(0, -3)}`,
+    );
+    return page.body.data.records;
+  };
   const statuses = (lfdi: string) =>
     fleet.utility.control
       .responses()
@@ -102,6 +120,7 @@ describe(`a 2 kW export limit sent to ${SITES} sites`, () => {
     await waitUntil(everySite(RESPONSE_STATUS.started), 30_000, "every site started");
     await waitUntil(acknowledged(1), 30_000, "every limit taken");
     for (const s of fleet.sites) during.set(s.id, { ...s.sim.brain.settings });
+    listedDuring = await deviceList();
 
     // The console restarts while the limit is in force.
     restartedAt = Date.now();
@@ -109,6 +128,7 @@ describe(`a 2 kW export limit sent to ${SITES} sites`, () => {
     await waitUntil(everySite(RESPONSE_STATUS.completed), 60_000, "every site completed");
     await waitUntil(acknowledged(2), 30_000, "every device given its own values back");
     writes = await gridWrites();
+    listedAfter = await deviceList();
   }, 240_000);
   afterAll(() => fleet?.close());
 
@@ -130,6 +150,13 @@ describe(`a 2 kW export limit sent to ${SITES} sites`, () => {
         expect(s.sim.brain.settings[c.key], `${s.sn} ${c.key}`).toBe(own.get(s.id)?.[c.key]);
       }
     }
+  });
+
+  it("shows every device under the grid's control with its limit in the device list while the limit is in force", () => {
+    expect(listedDuring.map((d) => d.id).sort()).toEqual(fleet.sites.map((s) => s.id).sort());
+    for (const d of listedDuring)
+      expect(d.gridControl, d.sn).toMatchObject({ kind: "event", mrid, control: { opModExpLimW: { value: 2, multiplier: 3 } } });
+    expect(listedAfter.map((d) => d.gridControl)).toEqual(fleet.sites.map(() => null));
   });
 
   it("writes each device the limit once and its own values once, the restart included", () => {
