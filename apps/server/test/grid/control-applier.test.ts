@@ -193,6 +193,27 @@ describe("grid controls applied to devices", () => {
     }
   });
 
+  it("reads the device's own values again when it does not answer at first, and gives them back at the end", async () => {
+    const d = await registerDevice(runtime.db, { sn: uniqueSerial("GCV"), phaseType: 2 });
+    await runtime.db.query("UPDATE device SET rated_power = 12 WHERE id = $1", [d.id]);
+    const gone = await rawDevice(runtime, d);
+    await gone.publishAsync(`ess/v1/${d.sn}/status`, "online", { qos: 1 });
+    await expect.poll(online(d.id), { timeout: 5000 }).toBe(1);
+    await gone.endAsync();
+    // The device comes back while the control is being applied (its first read goes unanswered).
+    const applying = applier.applyEffectiveControl(d, { opModExpLimW: kw(2) });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const back = await manualDevice(runtime, d, "three", "rome");
+    sims.push(back);
+    const own = { ...back.brain.settings };
+    expect(await applying).toMatchObject({ changed: true, outcome: "acknowledged" });
+    expect(back.brain.settings).toMatchObject({ TP_0X03_1028: 16, TP_0X03_1039: 1 });
+
+    expect(await applier.applyEffectiveControl(d, null)).toMatchObject({ changed: true, outcome: "acknowledged" });
+    expect(back.brain.settings.TP_0X03_1028).toBe(own.TP_0X03_1028);
+    expect(back.brain.settings.TP_0X03_1039).toBe(own.TP_0X03_1039);
+  });
+
   it("records a device's refusal as the outcome, and does not send the same control again", async () => {
     const d = await connected("GCR", "three");
     d.sim.upgrading = true;

@@ -23,6 +23,10 @@ import {
   setControlWrites,
 } from "./control-applier.repository.ts";
 
+/** Reads of a device's own values before the grid first writes them (then it writes blind). */
+const OWN_VALUE_READS = 3;
+const OWN_VALUE_RETRY_MS = 1000;
+
 /** The author of the grid's writes in a device's change records (no user asked for them). */
 export const GRID_AUTHOR = "IEEE 2030.5";
 
@@ -144,6 +148,12 @@ export function createControlApplier(deps: {
     if (base && unseen.length > 0) {
       const wiring = facts.product === "three" ? [SETTING_RULE_REGISTERS.three.wiring] : [];
       known = await currentSettings(deps, facts, [...unseen, ...wiring]);
+      // Taken for online but not answering (reconnecting, e.g. after the console restarted): asked
+      // again shortly, since a value not known now can never be given back when the control ends.
+      for (let read = 1; read < OWN_VALUE_READS && facts.onlineStatus !== 0 && unseen.some((k) => !(k in known)); read++) {
+        await new Promise((resolve) => setTimeout(resolve, OWN_VALUE_RETRY_MS));
+        known = await currentSettings(deps, facts, [...unseen, ...wiring]);
+      }
       facts.fourWire = facts.product === "three" && Number(known[SETTING_RULE_REGISTERS.three.wiring]) === FOUR_WIRE;
       target = controlTarget(facts, base);
     }
