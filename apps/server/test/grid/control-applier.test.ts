@@ -21,7 +21,13 @@ describe("grid controls applied to devices", () => {
   const kw = (value: number) => ({ value, multiplier: 3 });
 
   const newApplier = () =>
-    createControlApplier({ db: runtime.db, writer, requests: runtime.telemetry.requests, queueTtlMs: 60_000 });
+    createControlApplier({
+      db: runtime.db,
+      writer,
+      requests: runtime.telemetry.requests,
+      queueTtlMs: 60_000,
+      ownValueWaitMs: 3000,
+    });
   const writesOf = async (deviceId: number) =>
     (
       await runtime.db.query<{ n: number; by: string[] }>(

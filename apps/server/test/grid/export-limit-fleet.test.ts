@@ -73,6 +73,8 @@ describe(`a 2 kW export limit sent to ${SITES} sites`, () => {
         [GRID_AUTHOR, fleet.sites.map((s) => s.id)],
       )
     ).rows;
+  /** The device's grid writes it took: the limit, then its own values back. */
+  const taken = (deviceId: number) => writes.filter((w) => w.device === deviceId && w.state === "acknowledged");
   const acknowledged = (perDevice: number) => async () => {
     const rows = await gridWrites();
     return fleet.sites.every((s) => rows.filter((w) => w.device === s.id && w.state === "acknowledged").length >= perDevice);
@@ -111,20 +113,21 @@ describe(`a 2 kW export limit sent to ${SITES} sites`, () => {
     const program = fleet.utility.control.createProgram({ primacy: 1 });
     const now = fleet.utility.control.now();
     // Long enough for every site to take the limit and for the console to restart in the middle.
-    control = { start: now + 2, duration: 12 + Math.ceil(SITES / 8) };
+    control = { start: now + 2, duration: 16 + Math.ceil(SITES / 8) };
     mrid = fleet.utility.control.createControl({
       programId: program.id,
       ...control,
       base: { opModExpLimW: { value: 2, multiplier: 3 } },
     }).mRID;
+    // The console restarts while the limit is being delivered: some sites have it, others not yet.
+    await waitUntil(async () => (await gridWrites()).some((w) => w.state === "acknowledged"), 30_000, "a first site's limit");
+    restartedAt = Date.now();
+    await fleet.restart();
     await waitUntil(everySite(RESPONSE_STATUS.started), 30_000, "every site started");
     await waitUntil(acknowledged(1), 30_000, "every limit taken");
     for (const s of fleet.sites) during.set(s.id, { ...s.sim.brain.settings });
     listedDuring = await deviceList();
 
-    // The console restarts while the limit is in force.
-    restartedAt = Date.now();
-    await fleet.restart();
     await waitUntil(everySite(RESPONSE_STATUS.completed), 60_000, "every site completed");
     await waitUntil(acknowledged(2), 30_000, "every device given its own values back");
     writes = await gridWrites();
@@ -143,7 +146,7 @@ describe(`a 2 kW export limit sent to ${SITES} sites`, () => {
 
   it("switches every device to anti-backflow with the limit, and gives its own values back at the end", () => {
     for (const s of fleet.sites) {
-      const [limit] = writes.filter((w) => w.device === s.id);
+      const [limit] = taken(s.id);
       expect(limit?.changes.length, s.sn).toBeGreaterThan(0);
       for (const c of limit?.changes ?? []) {
         expect(during.get(s.id)?.[c.key], `${s.sn} ${c.key}`).toBe(c.new);
@@ -161,13 +164,15 @@ describe(`a 2 kW export limit sent to ${SITES} sites`, () => {
 
   it("writes each device the limit once and its own values once, the restart included", () => {
     for (const s of fleet.sites) {
-      const mine = writes.filter((w) => w.device === s.id);
+      // A write the restart left unanswered is sent again (never one the device took).
+      const others = writes.filter((w) => w.device === s.id && w.state !== "acknowledged");
       expect(
-        mine.map((w) => w.state),
+        others.map((w) => w.state),
         s.sn,
-      ).toEqual(["acknowledged", "acknowledged"]);
+      ).toEqual(others.map(() => "timed_out"));
+      expect(taken(s.id), s.sn).toHaveLength(2);
       // The end gives back exactly what the limit changed.
-      const [limit, back] = mine;
+      const [limit, back] = taken(s.id);
       const pairs = (w: Write | undefined, value: "old" | "new") => w?.changes.map((c) => [c.key, c[value]]).sort();
       expect(pairs(back, "new")).toEqual(pairs(limit, "old"));
       expect(back?.created.getTime()).toBeGreaterThan(restartedAt);
@@ -176,16 +181,16 @@ describe(`a 2 kW export limit sent to ${SITES} sites`, () => {
 
   it("keeps every site's measured export under 2 kW from its ramp's end until the event ends, across the restart", async () => {
     for (const s of fleet.sites) {
-      const [limit, back] = writes.filter((w) => w.device === s.id);
+      const [limit, back] = taken(s.id);
       const from = (limit?.finished?.getTime() ?? 0) + RAMP_MS + fleet.offsetMs;
       const to = (back?.created.getTime() ?? 0) + fleet.offsetMs;
       const held = await mostExported(s.id, from, to);
       // Readings before and after the restart both count.
-      expect(held.n, s.sn).toBeGreaterThan(5);
+      expect(held.n, s.sn).toBeGreaterThanOrEqual(3);
       expect((await mostExported(s.id, restartedAt + fleet.offsetMs, to)).n, s.sn).toBeGreaterThan(0);
       expect(held.most, s.sn).toBeLessThanOrEqual(LIMIT_W + TOLERANCE_W);
-      // The limit took effect within a poll and a ramp of the event's start.
-      expect((limit?.finished?.getTime() ?? 0) - control.start * 1000, s.sn).toBeLessThan(10_000);
+      // The limit took effect within a poll, the restart and the device's reconnection of the event's start.
+      expect((limit?.finished?.getTime() ?? 0) - control.start * 1000, s.sn).toBeLessThan(15_000);
     }
   });
 });

@@ -23,8 +23,11 @@ import {
   setControlWrites,
 } from "./control-applier.repository.ts";
 
-/** Reads of a device's own values before the grid first writes them (then it writes blind). */
-const OWN_VALUE_READS = 3;
+/**
+ * How long a device's own values are asked for before the grid first writes them (then it writes
+ * blind): long enough for a fleet to reconnect after the console restarted.
+ */
+const OWN_VALUE_WAIT_MS = 20_000;
 const OWN_VALUE_RETRY_MS = 1000;
 
 /** The author of the grid's writes in a device's change records (no user asked for them). */
@@ -127,6 +130,8 @@ export function createControlApplier(deps: {
   writer: DeviceWriter;
   requests: DeviceRequests | null;
   queueTtlMs: number;
+  /** How long own values are asked for (default OWN_VALUE_WAIT_MS). */
+  ownValueWaitMs?: number;
 }) {
   const { db } = deps;
 
@@ -150,7 +155,8 @@ export function createControlApplier(deps: {
       known = await currentSettings(deps, facts, [...unseen, ...wiring]);
       // Taken for online but not answering (reconnecting, e.g. after the console restarted): asked
       // again shortly, since a value not known now can never be given back when the control ends.
-      for (let read = 1; read < OWN_VALUE_READS && facts.onlineStatus !== 0 && unseen.some((k) => !(k in known)); read++) {
+      const until = Date.now() + (deps.ownValueWaitMs ?? OWN_VALUE_WAIT_MS);
+      while (facts.onlineStatus !== 0 && unseen.some((k) => !(k in known)) && Date.now() < until) {
         await new Promise((resolve) => setTimeout(resolve, OWN_VALUE_RETRY_MS));
         known = await currentSettings(deps, facts, [...unseen, ...wiring]);
       }
