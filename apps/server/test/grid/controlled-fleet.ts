@@ -142,7 +142,16 @@ export async function startControlledFleet(options: { sites: number; reportEvery
     offsetMs,
     async restart() {
       await runtime.close();
-      runtime = await startRuntime(config);
+      // The same ports (the devices come back to them): the closed broker's may take a moment to free.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          runtime = await startRuntime(config);
+          return;
+        } catch (error) {
+          if (attempt >= 10 || !/already in use/.test(String(error))) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        }
+      }
     },
     async close() {
       await Promise.all(sites.map((s) => s.sim.stop()));

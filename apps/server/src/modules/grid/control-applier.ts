@@ -153,12 +153,13 @@ export function createControlApplier(deps: {
     if (base && unseen.length > 0) {
       const wiring = facts.product === "three" ? [SETTING_RULE_REGISTERS.three.wiring] : [];
       known = await currentSettings(deps, facts, [...unseen, ...wiring]);
-      // Taken for online but not answering (reconnecting, e.g. after the console restarted): asked
-      // again shortly, since a value not known now can never be given back when the control ends.
+      // Offline or not answering (reconnecting, e.g. after the console restarted): asked again
+      // shortly, since a value not known now can never be given back when the control ends.
       const until = Date.now() + (deps.ownValueWaitMs ?? OWN_VALUE_WAIT_MS);
-      while (facts.onlineStatus !== 0 && unseen.some((k) => !(k in known)) && Date.now() < until) {
+      while (unseen.some((k) => !(k in known)) && Date.now() < until) {
         await new Promise((resolve) => setTimeout(resolve, OWN_VALUE_RETRY_MS));
-        known = await currentSettings(deps, facts, [...unseen, ...wiring]);
+        facts.onlineStatus = (await controlledDevice(db, device.id))?.onlineStatus ?? facts.onlineStatus;
+        if (facts.onlineStatus !== 0) known = await currentSettings(deps, facts, [...unseen, ...wiring]);
       }
       facts.fourWire = facts.product === "three" && Number(known[SETTING_RULE_REGISTERS.three.wiring]) === FOUR_WIRE;
       target = controlTarget(facts, base);
