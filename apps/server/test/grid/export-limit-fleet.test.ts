@@ -13,10 +13,10 @@ import { type ControlledFleet, startControlledFleet } from "./controlled-fleet.t
  * device's anti-backflow settings change, what it measures at its meter stays under 2 kW once the
  * write is taken, each site answers received → started → completed, and the end of the event
  * gives every device its own values back. The console is closed and started again while the
- * limit is in force: nothing is written twice and nothing is answered twice.
+ * limit is being delivered: nothing is answered twice, and no device takes a write twice.
  *
- * FLEET_SITES (default 100, as the issue asks) sets the fleet's size: 100 sites take about 45 s on two
- * cores (PostgreSQL a little faster than PGlite); FLEET_SITES=3 runs in about 20 s.
+ * FLEET_SITES (default 100, as the issue asks) sets the fleet's size: 100 sites take about 50 s
+ * (PostgreSQL) to 60 s (PGlite) on two cores; FLEET_SITES=3 runs in about 30 s.
  */
 const SITES = Number(process.env.FLEET_SITES ?? 100);
 const LIMIT_W = 2000;
@@ -113,7 +113,7 @@ describe(`a 2 kW export limit sent to ${SITES} sites`, () => {
     const program = fleet.utility.control.createProgram({ primacy: 1 });
     const now = fleet.utility.control.now();
     // Long enough for every site to take the limit and for the console to restart in the middle.
-    control = { start: now + 2, duration: 16 + Math.ceil(SITES / 8) };
+    control = { start: now + 2, duration: 24 + Math.ceil(SITES / 10) };
     mrid = fleet.utility.control.createControl({
       programId: program.id,
       ...control,
@@ -189,8 +189,9 @@ describe(`a 2 kW export limit sent to ${SITES} sites`, () => {
       expect(held.n, s.sn).toBeGreaterThanOrEqual(3);
       expect((await mostExported(s.id, restartedAt + fleet.offsetMs, to)).n, s.sn).toBeGreaterThan(0);
       expect(held.most, s.sn).toBeLessThanOrEqual(LIMIT_W + TOLERANCE_W);
-      // The limit took effect within a poll, the restart and the device's reconnection of the event's start.
-      expect((limit?.finished?.getTime() ?? 0) - control.start * 1000, s.sn).toBeLessThan(15_000);
+      // The limit took effect within a poll, the restart and the device's reconnection (the
+      // applier waits up to 20 s for its own values) of the event's start.
+      expect((limit?.finished?.getTime() ?? 0) - control.start * 1000, s.sn).toBeLessThan(25_000);
     }
   });
 });
