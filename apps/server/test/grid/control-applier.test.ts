@@ -21,7 +21,13 @@ describe("grid controls applied to devices", () => {
   const kw = (value: number) => ({ value, multiplier: 3 });
 
   const newApplier = () =>
-    createControlApplier({ db: runtime.db, writer, requests: runtime.telemetry.requests, queueTtlMs: 60_000 });
+    createControlApplier({
+      db: runtime.db,
+      writer,
+      requests: runtime.telemetry.requests,
+      queueTtlMs: 60_000,
+      ownValueWaitMs: 3000,
+    });
   const writesOf = async (deviceId: number) =>
     (
       await runtime.db.query<{ n: number; by: string[] }>(
@@ -147,15 +153,71 @@ describe("grid controls applied to devices", () => {
       await client.publishAsync(`ess/v1/${d.sn}/status`, "online", { qos: 1 });
       await expect.poll(online(d.id), { timeout: 5000 }).toBe(1);
       const result = await applier.applyEffectiveControl(d, { opModExpLimW: kw(1), opModStorageTargetW: kw(2) });
-      expect(result).toMatchObject({ changed: true, outcome: "timedOut" });
+      // Unanswered, then queued again for when the device is next heard from.
+      expect(result).toMatchObject({ changed: true, outcome: "queued" });
+      expect(result.writes.map((w) => [w.state, w.refusal])).toEqual([["timed_out", "timeout"]]);
       expect(await applier.controlState(d.id)).toEqual({
         active: true,
-        outcome: "timedOut",
+        outcome: "queued",
         notApplicable: [{ field: "opModStorageTargetW", reason: "noForcedDischarge" }],
       });
+      // The same control again sends nothing more.
+      expect(await applier.applyEffectiveControl(d, { opModExpLimW: kw(1), opModStorageTargetW: kw(2) })).toMatchObject({
+        changed: false,
+        outcome: "queued",
+      });
+      expect(await writesOf(d.id)).toEqual({ n: 2, by: [GRID_AUTHOR] });
     } finally {
       await client.endAsync();
     }
+  });
+
+  it("gets the limit to a device taken for online that was not connected, once it is heard from again", async () => {
+    // Its connection ended without a last will (as when the console restarted under it): still "online".
+    const d = await registerDevice(runtime.db, { sn: uniqueSerial("GCG"), phaseType: 2 });
+    // Never heard from yet: its rating is the registered one.
+    await runtime.db.query("UPDATE device SET rated_power = 12 WHERE id = $1", [d.id]);
+    const gone = await rawDevice(runtime, d);
+    await gone.publishAsync(`ess/v1/${d.sn}/status`, "online", { qos: 1 });
+    await expect.poll(online(d.id), { timeout: 5000 }).toBe(1);
+    await gone.endAsync();
+    const result = await applier.applyEffectiveControl(d, { opModExpLimW: kw(2) });
+    expect(result.writes.map((w) => w.state)).toEqual(["timed_out"]);
+    expect(result.outcome).toBe("queued");
+
+    const back = await manualDevice(runtime, d, "three", "rome");
+    sims.push(back);
+    await back.publishFrame();
+    await expect.poll(async () => (await applier.controlState(d.id)).outcome, { timeout: 15_000 }).toBe("acknowledged");
+    expect(back.brain.settings).toMatchObject({ TP_0X03_1028: 16, TP_0X03_1039: 1 });
+    // Its measured export obeys from then on.
+    back.brain.plant.state.soc = 100;
+    const noon = Date.parse("2026-06-21T09:30:00Z");
+    for (let t = noon; t < noon + 1_800_000; t += 60_000) {
+      back.brain.tick(t);
+      expect(-back.brain.plant.state.gridW).toBeLessThanOrEqual(2000);
+    }
+  });
+
+  it("reads the device's own values again when it does not answer at first, and gives them back at the end", async () => {
+    const d = await registerDevice(runtime.db, { sn: uniqueSerial("GCV"), phaseType: 2 });
+    await runtime.db.query("UPDATE device SET rated_power = 12 WHERE id = $1", [d.id]);
+    const gone = await rawDevice(runtime, d);
+    await gone.publishAsync(`ess/v1/${d.sn}/status`, "online", { qos: 1 });
+    await expect.poll(online(d.id), { timeout: 5000 }).toBe(1);
+    await gone.endAsync();
+    // The device comes back while the control is being applied (its first read goes unanswered).
+    const applying = applier.applyEffectiveControl(d, { opModExpLimW: kw(2) });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const back = await manualDevice(runtime, d, "three", "rome");
+    sims.push(back);
+    const own = { ...back.brain.settings };
+    expect(await applying).toMatchObject({ changed: true, outcome: "acknowledged" });
+    expect(back.brain.settings).toMatchObject({ TP_0X03_1028: 16, TP_0X03_1039: 1 });
+
+    expect(await applier.applyEffectiveControl(d, null)).toMatchObject({ changed: true, outcome: "acknowledged" });
+    expect(back.brain.settings.TP_0X03_1028).toBe(own.TP_0X03_1028);
+    expect(back.brain.settings.TP_0X03_1039).toBe(own.TP_0X03_1039);
   });
 
   it("records a device's refusal as the outcome, and does not send the same control again", async () => {

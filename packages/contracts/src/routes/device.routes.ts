@@ -6,6 +6,7 @@ import { pageOf } from "../envelope.ts";
 import { blankToUndefined, idBody, idFilter, idQuery, listQuery, smallIntFilter, textFilter } from "../list.ts";
 import { defineRoute } from "../route.ts";
 import { instantInput, text } from "../text.ts";
+import { ieeeActiveControl } from "./grid-centre.routes.ts";
 
 const oneOf = <T extends readonly number[]>(values: T, message: string) =>
   z
@@ -96,6 +97,11 @@ export const deviceRecord = z.object({
     batteryChemistry: z.number().int().nullable(),
     at: instant.nullable(),
   }),
+  /**
+   * The utility's control (IEEE 2030.5) the device is under now: applied to its settings, so a
+   * user's contradicting setting is refused (spec §6). Null when it is under none.
+   */
+  gridControl: ieeeActiveControl.nullable(),
 });
 export type DeviceRecord = z.infer<typeof deviceRecord>;
 

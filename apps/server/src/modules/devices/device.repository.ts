@@ -2,6 +2,7 @@ import type { DeviceListFilters, DeviceRecord } from "@ess/contracts";
 import { deviceModel } from "@ess/domain";
 import type { Queryable } from "../../db/db.ts";
 import { containsPattern, first, type Sql, sql } from "../../db/sql.ts";
+import { activeOf, type SiteRow } from "../grid-centre/grid-centre.repository.ts";
 import { type DataScope, devicesOfOrganisations } from "../scope/data-scope.ts";
 
 export interface DeviceRow {
@@ -44,6 +45,12 @@ export interface DeviceRow {
   reported_rated_power: number | null;
   reported_country_code: number | null;
   identity_reported_at: Date | null;
+  /** Whether a grid control is applied to the device (migration 0270), and the site's control in force. */
+  vpp_controlled: boolean;
+  active_control: SiteRow["active_control"];
+  active_source: SiteRow["active_source"];
+  active_since: Date | null;
+  active_until: Date | null;
 }
 
 /** Device status as shown (spec §4): offline (2) whenever the device is not connected. */
@@ -61,11 +68,11 @@ export const DEVICE_SELECT = sql.raw(
    d.installer_org_id, io.name AS installer_name, d.owner_user_id, ou.username AS owner_name, d.user_bound_at,
    d.installed_at, d.last_seen_at, d.created_at, d.model AS registered_model, d.rated_power AS registered_rated_power,
    d.country_code AS registered_country_code, d.reported_model, d.reported_rated_power, d.reported_country_code,
-   d.identity_reported_at`,
+   d.identity_reported_at, d.vpp_controlled, gs.active_control, gs.active_source, gs.active_since, gs.active_until`,
 );
 export const DEVICE_FROM = sql.raw(
   `device d LEFT JOIN organisation so ON so.id = d.org_id LEFT JOIN organisation io ON io.id = d.installer_org_id
-   LEFT JOIN sys_user ou ON ou.id = d.owner_user_id`,
+   LEFT JOIN sys_user ou ON ou.id = d.owner_user_id LEFT JOIN grid_site gs ON gs.device_id = d.id`,
 );
 export const DEVICE_SORT_COLUMNS = {
   id: "d.id",
@@ -162,6 +169,8 @@ export const toDeviceRecord = (r: DeviceRow): DeviceRecord => ({
     batteryChemistry: r.battery_chemistry,
     at: iso(r.identity_reported_at),
   },
+  // The site's control in force, once the applier has put it on the device.
+  gridControl: r.vpp_controlled ? activeOf(r) : null,
 });
 
 /** One device in the caller's scope, or undefined (the caller then gets "not found"). */

@@ -101,7 +101,9 @@ export const toSiteRecord = (r: SiteRow): IeeeDeviceRecord => ({
 });
 
 /** The control the grid client last found in force at the site (grid_site.active_*, migration 0265). */
-function activeOf(r: SiteRow): IeeeActiveControl | null {
+export function activeOf(
+  r: Pick<SiteRow, "active_control" | "active_source" | "active_since" | "active_until">,
+): IeeeActiveControl | null {
   if (!r.active_control || !r.active_source) return null;
   return { control: r.active_control, ...r.active_source, since: iso(r.active_since), until: iso(r.active_until) };
 }

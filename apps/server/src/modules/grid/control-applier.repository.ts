@@ -102,6 +102,14 @@ export async function saveDeviceControl(
   await tx.query("UPDATE device SET vpp_controlled = $2 WHERE id = $1", [row.device_id, row.applied !== null]);
 }
 
+/** Points the device's control at the writes that now carry its last change (one sent again). */
+export async function setControlWrites(tx: Queryable, deviceId: number, writeIds: number[]): Promise<void> {
+  await tx.query("UPDATE grid_device_control SET write_ids = $2::bigint[], updated_at = now() WHERE device_id = $1", [
+    deviceId,
+    writeIds,
+  ]);
+}
+
 /** The device's control row and the states of the writes of its last change. */
 export async function deviceControl(
   db: Queryable,

@@ -20,7 +20,15 @@ import {
   deviceControl,
   lockDeviceControl,
   saveDeviceControl,
+  setControlWrites,
 } from "./control-applier.repository.ts";
+
+/**
+ * How long a device's own values are asked for before the grid first writes them (then it writes
+ * blind): long enough for a fleet to reconnect after the console restarted.
+ */
+const OWN_VALUE_WAIT_MS = 20_000;
+const OWN_VALUE_RETRY_MS = 1000;
 
 /** The author of the grid's writes in a device's change records (no user asked for them). */
 export const GRID_AUTHOR = "IEEE 2030.5";
@@ -122,6 +130,8 @@ export function createControlApplier(deps: {
   writer: DeviceWriter;
   requests: DeviceRequests | null;
   queueTtlMs: number;
+  /** How long own values are asked for (default OWN_VALUE_WAIT_MS). */
+  ownValueWaitMs?: number;
 }) {
   const { db } = deps;
 
@@ -143,6 +153,14 @@ export function createControlApplier(deps: {
     if (base && unseen.length > 0) {
       const wiring = facts.product === "three" ? [SETTING_RULE_REGISTERS.three.wiring] : [];
       known = await currentSettings(deps, facts, [...unseen, ...wiring]);
+      // Offline or not answering (reconnecting, e.g. after the console restarted): asked again
+      // shortly, since a value not known now can never be given back when the control ends.
+      const until = Date.now() + (deps.ownValueWaitMs ?? OWN_VALUE_WAIT_MS);
+      while (unseen.some((k) => !(k in known)) && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, OWN_VALUE_RETRY_MS));
+        facts.onlineStatus = (await controlledDevice(db, device.id))?.onlineStatus ?? facts.onlineStatus;
+        if (facts.onlineStatus !== 0) known = await currentSettings(deps, facts, [...unseen, ...wiring]);
+      }
       facts.fourWire = facts.product === "three" && Number(known[SETTING_RULE_REGISTERS.three.wiring]) === FOUR_WIRE;
       target = controlTarget(facts, base);
     }
@@ -173,8 +191,49 @@ export function createControlApplier(deps: {
 
     const ended: WriteRow[] = [];
     for (const row of rows) ended.push(await sendRecorded(deps, facts, row));
-    const outcome = rows.length > 0 ? outcomeOf(ended.map((w) => w.state)) : await lastOutcome(device.id);
+    const retried = await queueUnanswered(facts, ended);
+    const outcome = rows.length > 0 ? outcomeOf(retried.map((w) => w.state)) : await lastOutcome(device.id);
     return { changed: rows.length > 0, outcome, writes: ended, notApplicable: target?.notApplicable ?? [] };
+  }
+
+  /**
+   * A write the device did not answer is recorded again, queued: the device writer sends it when
+   * the device is next heard from. The console may take a device for online that is not connected
+   * (its connection died unseen, or the console itself restarted and the device has not yet come
+   * back); a limit it never received must still reach it, or it exports freely for the whole
+   * event while the console holds the limit for applied. Only once per change, and only while
+   * that change is still the device's last (a newer one has writes of its own).
+   */
+  async function queueUnanswered(device: { id: number; tenantId: number }, ended: WriteRow[]): Promise<WriteRow[]> {
+    const unanswered = ended.filter((w) => w.state === "timed_out" && w.refusal === "timeout");
+    if (unanswered.length === 0) return ended;
+    return db.transaction(async (tx) => {
+      const row = await lockDeviceControl(tx, device.id, device.tenantId);
+      const last = (row.write_ids ?? []).map(Number);
+      if (last.join() !== ended.map((w) => Number(w.id)).join()) return ended;
+      const again = await insertWrites(
+        tx,
+        unanswered.map((w) => ({
+          tenantId: device.tenantId,
+          deviceId: device.id,
+          bulkId: null,
+          createdBy: null,
+          createdByName: GRID_AUTHOR,
+          expiresAt: new Date(Date.now() + deps.queueTtlMs),
+          kind: w.kind,
+          changes: w.changes,
+          command: w.command,
+        })),
+      );
+      const now = ended.map((w) => (unanswered.includes(w) ? (again[unanswered.indexOf(w)] as WriteRow) : w));
+      await setControlWrites(
+        tx,
+        device.id,
+        now.map((w) => Number(w.id)),
+      );
+      for (const w of again) deps.writer.publish(w);
+      return now;
+    });
   }
 
   /**

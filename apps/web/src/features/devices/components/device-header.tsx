@@ -3,6 +3,7 @@ import { FIRMWARE_VERSION_REGISTERS, type FirmwarePart, versionFromRegister } fr
 import { Card, Descriptions, Space, Tag, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "../../../ui/format/date-time.ts";
+import { GridControlTag } from "./grid-control-tag.tsx";
 import { IdentityValue } from "./identity-value.tsx";
 
 const STATUS_COLOUR = { 0: "green", 1: "gold", 2: "default", 3: "red" } as const;
@@ -21,7 +22,7 @@ export function DeviceHeader({
   onlineStatus: number;
   values: Record<string, number | string | null> | undefined;
 }) {
-  const { t } = useTranslation(["devices", "enums"]);
+  const { t } = useTranslation(["devices", "enums", "gridCentre"]);
   const time = (iso: string | null) => formatDateTime(iso);
   const status = onlineStatus === 0 ? 2 : device.status === 2 ? 0 : device.status;
   // The newest reading's own versions, for a record written before the device first reported them.
@@ -49,6 +50,7 @@ export function DeviceHeader({
           {t(`enums:devStatusFilter.${status}`)}
         </Tag>
         <Tag data-testid="device-online">{t(`enums:onlineStatusFilter.${onlineStatus}`)}</Tag>
+        <GridControlTag control={device.gridControl} t={t} testId="device-grid-control" />
       </Space>
       <Descriptions size="small" column={{ xs: 1, md: 2, xl: 4 }} style={{ marginTop: 12 }} data-testid="device-header">
         <Descriptions.Item label={t("columns.sn")}>{device.sn}</Descriptions.Item>

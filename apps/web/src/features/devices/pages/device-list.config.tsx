@@ -15,6 +15,7 @@ import { API } from "../../../api/api.ts";
 import { call } from "../../../api/client.ts";
 import { type ColumnDef, defineCrud, type FieldDef, type FormSpec } from "../../../ui/crud/index.ts";
 import { DEVICE_OPTIONS as O } from "../components/device-options.ts";
+import { GridControlTag } from "../components/grid-control-tag.tsx";
 import { showIssuedCredential } from "../components/issued-credential.ts";
 
 const ONLINE_COLOUR = { 0: "default", 1: "green", 2: "blue" } as const;
@@ -81,6 +82,12 @@ export const DEVICE_COLUMNS: ColumnDef<DeviceRecord>[] = [
     title: col("deviceStatus"),
     render: (r, t) => <Tag color={STATUS_COLOUR[r.status as 0 | 1 | 2 | 3]}>{t(`enums:devStatusFilter.${r.status}`)}</Tag>,
   },
+  {
+    key: "gridControl",
+    title: col("gridControl"),
+    render: (r, t) =>
+      r.gridControl ? <GridControlTag control={r.gridControl} t={t} testId={`device-grid-control-${r.sn}`} /> : "—",
+  },
   { key: "batteryChemistry", title: col("batteryChemistry"), options: O.batteryChemistry },
   { key: "batteryType", title: col("batteryType"), options: O.batteryType },
   { key: "countryCode", title: col("countryCode"), options: O.countryCode },
@@ -101,7 +108,8 @@ export const DEVICE_COLUMNS: ColumnDef<DeviceRecord>[] = [
 /** The device list (spec §2 Device management) as a configuration of the generic list layer. */
 export const deviceList = defineCrud<DeviceRecord>({
   id: "devices",
-  ns: ["devices"],
+  // gridCentre: the wording of a grid control (the grid control column).
+  ns: ["devices", "gridCentre"],
   list: API.device.page,
   filters: [
     { name: "name", label: col("name") },
