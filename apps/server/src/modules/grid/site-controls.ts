@@ -31,13 +31,15 @@ export async function pollAssignments(ctx: GridContext, site: Site): Promise<num
 /** Reads every program and its controls; resolves to the smallest DERProgramList pollRate. */
 export async function pollPrograms(ctx: GridContext, site: Site): Promise<number | undefined> {
   let rate: number | undefined;
-  const listed: Listed = { programs: new Set(), defaults: new Set() };
+  const listed: Listed = { programs: new Set(), defaults: new Set(), gradW: [] };
   for (const href of site.programLists) {
     const { items, pollRate } = await readList(ctx.http, href, "DERProgramList", (l) => l.DERProgram, site.row.id);
     if (pollRate !== undefined) rate = Math.min(rate ?? pollRate, pollRate);
     for (const program of items) await pollProgram(ctx, site, program, listed);
   }
   await retireUnlisted(ctx, site, listed);
+  // The ramp written to the DER settings (at the next DER list poll) is the one the device is given.
+  site.gradW = listed.gradW.sort((a, b) => a.primacy - b.primacy)[0]?.gradW;
   await settleEvents(ctx, site);
   // The schedule is worked out again once the whole poll is stored, never from half of it.
   if (site.controlsChanged) ctx.schedules.changed(site.row.id);
@@ -50,6 +52,8 @@ export async function pollPrograms(ctx: GridContext, site: Site): Promise<number
 interface Listed {
   programs: Set<string>;
   defaults: Set<string>;
+  /** setGradW of each default control that carries one, with its program's primacy. */
+  gradW: { primacy: number; gradW: number }[];
 }
 
 /**
@@ -82,6 +86,7 @@ async function pollProgram(ctx: GridContext, site: Site, program: DERProgram, li
   if (program.DefaultDERControlLink) {
     const fallback = await ctx.http.get(program.DefaultDERControlLink.href, ["DefaultDERControl"], site.row.id);
     listed.defaults.add(fallback.mRID);
+    if (fallback.setGradW !== undefined) listed.gradW.push({ primacy: program.primacy, gradW: fallback.setGradW });
     await store(
       ctx,
       site,
