@@ -71,6 +71,8 @@ type RequestCheck = NonNullable<Extract<StepEvent, { kind: "request" }>["check"]
 
 export const on = {
   get: (endpoint: string): StepEvent => ({ kind: "request", method: GET, endpoint }),
+  /** A GET once served (`serve_request_first`): its actions change what the client sees next time. */
+  getServed: (endpoint: string): StepEvent => ({ kind: "request", method: GET, endpoint, phase: "served" }),
   post: (endpoint: string): StepEvent => ({ kind: "request", method: "POST", endpoint }),
   /** A POST once served (the procedures' `serve_request_first`), completing the step only when `check` holds. */
   postServed: (endpoint: string, check: RequestCheck): StepEvent => ({
