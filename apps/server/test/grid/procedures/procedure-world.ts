@@ -100,6 +100,8 @@ export async function runProcedureWorld(options: {
   rates?: Partial<CommsRates>;
   factor?: number;
   site?: Partial<SiteSpec>;
+  /** Further sites of the aggregator, registered beside the first (P-01's second EndDevice). */
+  moreSites?: SiteSpec[];
   defaultPin?: string;
   /** Real milliseconds the steps may take. */
   timeoutMs?: number;
@@ -109,7 +111,7 @@ export async function runProcedureWorld(options: {
   let running: Promise<ProcedureRun> | undefined;
   const world = await startGridWorld({
     factor: options.factor ?? 60,
-    sites: [{ sn: SITE_SN, nmi: SITE_NMI, ...options.site }],
+    sites: [{ sn: SITE_SN, nmi: SITE_NMI, ...options.site }, ...(options.moreSites ?? [])],
     rates: options.rates ?? RATES_60,
     defaultPin: options.defaultPin ?? String(DEFAULT_PIN),
     beforeClient: (sim) => {
