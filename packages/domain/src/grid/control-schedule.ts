@@ -187,7 +187,9 @@ function answerAt(spans: readonly Spanned[], fallback: ScheduleDefault | null, t
   const events = inForceAt(spans, t);
   const [top] = events;
   if (!top) return fallback && { control: { ...fallback.control }, source: sourceOf("default", fallback) };
-  const control = events.reduceRight<ControlBase>((merged, event) => ({ ...merged, ...event.control }), { ...fallback?.control });
+  const control: ControlBase = { ...fallback?.control };
+  // Lowest-ranked first, so each higher one overrides the modes it sets.
+  for (const event of [...events].reverse()) Object.assign(control, event.control);
   return { control, source: sourceOf("event", top) };
 }
 

@@ -44,7 +44,7 @@ describe("STO-01 Individual readings - storage", () => {
     const wh = (capacity?.value ?? 0) * 10 ** (capacity?.multiplier ?? 0);
     for (const r of stored) {
       const pow = r.readingType?.powerOfTenMultiplier ?? 0;
-      expect(r.reading.value * 10 ** pow).toBeCloseTo(wh / 2, -1);
+      expect((r.reading.value ?? Number.NaN) * 10 ** pow).toBeCloseTo(wh / 2, -1);
     }
   });
 });

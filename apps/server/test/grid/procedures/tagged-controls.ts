@@ -60,7 +60,7 @@ export class TaggedControls {
   }
 
   /** The statuses the utility received for the tagged control, in order. */
-  statuses(control: UtilityControl, tag: string): number[] {
+  statuses(control: UtilityControl, tag: string): (number | undefined)[] {
     const mrid = this.mrids.get(tag);
     return control
       .responses()
