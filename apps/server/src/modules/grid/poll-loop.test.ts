@@ -90,4 +90,23 @@ describe("poll loop", () => {
     });
     expect(stepped.sleeps).toEqual([1_000, 100_000, 200_000, 300_000]);
   });
+
+  it("bounds the retries of a loop that never succeeded by the period it was given", async () => {
+    const stepped = steppedClock();
+    const stop = new AbortController();
+    let round = 0;
+    await runLoop({
+      clock: stepped.clock,
+      signal: stop.signal,
+      periodic: true,
+      retryMs: 50_000,
+      periodMs: 60_000,
+      onFailure: () => {},
+      run: async () => {
+        if (++round === 4) stop.abort();
+        throw new Error("utility unreachable");
+      },
+    });
+    expect(stepped.sleeps).toEqual([50_000, 60_000, 60_000]);
+  });
 });

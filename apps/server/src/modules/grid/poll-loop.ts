@@ -23,13 +23,15 @@ export interface LoopOptions {
    * from its end: a round that takes a while must not stretch the period the utility asked for.
    */
   periodic?: boolean;
+  /** The period assumed until a round succeeds (the utility's default rate), bounding early retries. */
+  periodMs?: number;
 }
 
 export async function runLoop(options: LoopOptions): Promise<void> {
   const retryMs = options.retryMs ?? 5_000;
   const maxRetryMs = options.maxRetryMs ?? 300_000;
   let failures = 0;
-  let periodMs = Number.POSITIVE_INFINITY;
+  let periodMs = options.periodMs ?? Number.POSITIVE_INFINITY;
   if (options.firstWaitMs) {
     try {
       await options.clock.sleep(options.firstWaitMs, options.signal);

