@@ -56,6 +56,7 @@ const ACTIONS: [string, RegExp, Action][] = [
   ["POST", /^\/end-devices$/, (c, b) => c.registerEndDevice(b as never)],
   ["POST", /^\/programs$/, (c, b) => c.createProgram(b as never)],
   ["POST", /^\/programs\/(\d+)\/default-control$/, (c, b, p) => c.setDefaultControl(Number(p[0]), b as never)],
+  ["DELETE", /^\/programs\/(\d+)\/default-control$/, (c, _b, p) => c.removeDefaultControl(Number(p[0]))],
   ["POST", /^\/controls$/, (c, b) => c.createControl(b as never)],
   ["POST", /^\/controls\/cancel-active$/, (c) => ({ cancelled: c.cancelActiveControls() })],
   ["POST", /^\/controls\/(\d+)\/cancel$/, (c, _b, p) => c.cancelControl(Number(p[0]))],

@@ -78,6 +78,8 @@ export interface UtilityControl {
   programs(): ProgramRecord[];
   /** Sets (or replaces) a program's DefaultDERControl; each change is a new version. */
   setDefaultControl(programId: number, settings: DefaultControlSettings): void;
+  /** Withdraws a program's DefaultDERControl (its link goes, the resource answers 404). */
+  removeDefaultControl(programId: number): void;
   createControl(input: ControlInput): ControlRecord;
   controls(): ControlRecord[];
   cancelControl(controlId: number): void;
@@ -188,6 +190,9 @@ export function createControl(state: UtilityState, log: RequestLog, clock: SimCl
         mRID: previous?.mRID ?? newMrid(),
         version: previous ? previous.version + 1 : 0,
       };
+    },
+    removeDefaultControl(programId) {
+      delete requireProgram(state, programId).defaultControl;
     },
     createControl(input) {
       requireProgram(state, input.programId);

@@ -12,9 +12,17 @@ function feed(factor: number) {
     clock,
     onRequest: (l: Parameters<RequestLog["subscribe"]>[0]) => log.subscribe(l),
   } as unknown as UtilityControl;
-  const request = (method: string, path: string) =>
-    log.receive({ at: clock.now(), realAt: Date.now(), method, path, query: "", lfdi: "A", body: "" });
-  return { control, request };
+  const entry = (method: string, path: string, body = "") => ({
+    at: clock.now(),
+    realAt: Date.now(),
+    method,
+    path,
+    query: "",
+    lfdi: "A",
+    body,
+  });
+  const request = (method: string, path: string) => log.receive(entry(method, path));
+  return { control, request, log, entry };
 }
 
 describe("procedure step engine", () => {
@@ -46,6 +54,25 @@ describe("procedure step engine", () => {
     expect(run.completed.map((s) => s.step)).toEqual(["A", "END"]);
     // B never came after it was enabled: all-steps-complete would fail.
     expect(run.pending).toEqual(["B"]);
+  });
+
+  it("completes a served-PUT step only once served and only on a request its check accepts", async () => {
+    const { control, log, entry } = feed(600);
+    const running = runProcedure(
+      control,
+      {
+        start: ["PUT-100"],
+        steps: { "PUT-100": { event: on.putServed("/edev/*/der/*/derg", (_c, r) => r.body.includes(">100<")) } },
+      },
+      2_000,
+    );
+    const first = log.receive(entry("PUT", "/edev/1/der/1/derg", "<setGradW>27</setGradW>"));
+    log.served(first, 204);
+    const second = log.receive(entry("PUT", "/edev/1/der/1/derg", "<setGradW>100</setGradW>"));
+    const run = await Promise.race([running, new Promise((r) => setTimeout(r, 20, "waiting"))]);
+    expect(run).toBe("waiting"); // received, not yet served
+    log.served(second, 204);
+    expect((await running).completed.map((s) => s.request?.body)).toEqual(["<setGradW>100</setGradW>"]);
   });
 
   it("rejects naming the steps still waiting when the real-time bound passes", async () => {

@@ -67,11 +67,15 @@ export interface ProcedureRun {
 
 const GET = "GET";
 
+type RequestCheck = NonNullable<Extract<StepEvent, { kind: "request" }>["check"]>;
+
 export const on = {
   get: (endpoint: string): StepEvent => ({ kind: "request", method: GET, endpoint }),
+  /** A GET once served (`serve_request_first`): its actions change what the client sees next time. */
+  getServed: (endpoint: string): StepEvent => ({ kind: "request", method: GET, endpoint, phase: "served" }),
   post: (endpoint: string): StepEvent => ({ kind: "request", method: "POST", endpoint }),
   /** A POST once served (the procedures' `serve_request_first`), completing the step only when `check` holds. */
-  postServed: (endpoint: string, check: NonNullable<Extract<StepEvent, { kind: "request" }>["check"]>): StepEvent => ({
+  postServed: (endpoint: string, check: RequestCheck): StepEvent => ({
     kind: "request",
     method: "POST",
     endpoint,
@@ -79,6 +83,14 @@ export const on = {
     check,
   }),
   put: (endpoint: string): StepEvent => ({ kind: "request", method: "PUT", endpoint }),
+  /** A PUT once served, completing the step only when `check` holds (e.g. der-settings-contents on what it wrote). */
+  putServed: (endpoint: string, check: RequestCheck): StepEvent => ({
+    kind: "request",
+    method: "PUT",
+    endpoint,
+    phase: "served",
+    check,
+  }),
   wait: (seconds: number): StepEvent => ({ kind: "wait", seconds }),
 };
 

@@ -63,6 +63,15 @@ describe("utility server: programs, controls, rates and its clock", () => {
       DERControlBase: { opModEnergize: true, opModExpLimW: { multiplier: 0, value: 0 } },
     });
     expect((await sep(utility, { path: `/edev/${edev}/derp/${high.id}/dderc` })).status).toBe(404);
+    const withDefault = (await sep(utility, { path: `/edev/${edev}/derp/${low.id}` })).body;
+    expect(decodeAs(withDefault, "DERProgram").DefaultDERControlLink).toBeDefined();
+
+    // Withdrawn (GEN-03's "cancelled" default): no link, no resource.
+    control.removeDefaultControl(low.id);
+    expect(
+      decodeAs((await sep(utility, { path: `/edev/${edev}/derp/${low.id}` })).body, "DERProgram").DefaultDERControlLink,
+    ).toBeUndefined();
+    expect((await sep(utility, { path: `/edev/${edev}/derp/${low.id}/dderc` })).status).toBe(404);
 
     control.removeFunctionSetAssignment(edev, 2);
     expect(decodeAs((await sep(utility, { path: `/edev/${edev}/derp?l=10` })).body, "DERProgramList").all).toBe(1);

@@ -69,6 +69,18 @@ describe("a site's effective control", () => {
     expect(r.active?.control.opModExpLimW).toEqual(kw(0));
   });
 
+  it("takes each mode from the highest-ranked event in force that sets it (GEN-10)", () => {
+    const generation = ev({ mrid: "E2", programMrid: "P0", primacy: 0, control: { opModGenLimW: kw(5), opModConnect: false } });
+    const r = at(T0 + MIN, [ev(), generation]);
+    expect(r.active?.source.mrid).toBe("E2");
+    // The export limit of the lower-priority event stays in force beside the generation limit;
+    // the import limit no event sets comes from the default.
+    expect(r.active?.control).toEqual({ opModGenLimW: kw(5), opModConnect: false, opModExpLimW: kw(2), opModImpLimW: kw(7) });
+    // Where both set the export limit, the higher-ranked one's holds.
+    const both = at(T0 + MIN, [ev(), { ...generation, control: { opModExpLimW: kw(0) } }]);
+    expect(both.active?.control.opModExpLimW).toEqual(kw(0));
+  });
+
   it("lets the newer event win at equal primacy", () => {
     const newer = ev({ mrid: "E2", creationTime: T0, start: T0 + 2 * MIN, control: { opModExpLimW: kw(1) } });
     expect(at(T0 + MIN, [ev(), newer]).active?.source.mrid).toBe("E1");

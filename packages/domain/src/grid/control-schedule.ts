@@ -170,16 +170,27 @@ function fallbackOf(defaults: readonly ScheduleDefault[]): ScheduleDefault | nul
 
 type Spanned = { event: ScheduleEvent; start: number; end: number };
 
-function winnerAt(spans: readonly Spanned[], t: number): ScheduleEvent | null {
-  let best: ScheduleEvent | null = null;
-  for (const s of spans) if (s.start <= t && t < s.end && (!best || outranks(s.event, best))) best = s.event;
-  return best;
+/** The events in force at `t`, the highest-ranked first. */
+function inForceAt(spans: readonly Spanned[], t: number): ScheduleEvent[] {
+  return spans
+    .filter((s) => s.start <= t && t < s.end)
+    .map((s) => s.event)
+    .sort((a, b) => (outranks(a, b) ? -1 : outranks(b, a) ? 1 : 0));
 }
 
+/**
+ * Mode by mode (CSIP-AUS): each mode comes from the highest-ranked event in force that sets it,
+ * else from the default. An export limit of primacy 2 stays in force beside a generation limit of
+ * primacy 1 (GEN-10). The source named is the highest-ranked event.
+ */
 function answerAt(spans: readonly Spanned[], fallback: ScheduleDefault | null, t: number): ActiveControl | null {
-  const event = winnerAt(spans, t);
-  if (!event) return fallback && { control: { ...fallback.control }, source: sourceOf("default", fallback) };
-  return { control: { ...fallback?.control, ...event.control }, source: sourceOf("event", event) };
+  const events = inForceAt(spans, t);
+  const [top] = events;
+  if (!top) return fallback && { control: { ...fallback.control }, source: sourceOf("default", fallback) };
+  const control: ControlBase = { ...fallback?.control };
+  // Lowest-ranked first, so each higher one overrides the modes it sets.
+  for (const event of [...events].reverse()) Object.assign(control, event.control);
+  return { control, source: sourceOf("event", top) };
 }
 
 const sourceOf = (kind: ControlSource["kind"], c: ScheduleDefault): ControlSource => ({

@@ -71,11 +71,17 @@ export function derCapability(facts: DerFacts): DERCapability {
   };
 }
 
-export function derSettings(facts: DerFacts, nowS: number): DERSettings {
+/** 27 hundredths of a percent of setMaxW per second: AS/NZS 4777.2's default ramp (about 16 %/min). */
+export const DEFAULT_GRAD_W = 27;
+
+/**
+ * `gradW` is the ramp the device is set to: the utility's default control's setGradW once one
+ * carries it (the console applies it to the device's ramp register), else the standard's.
+ */
+export function derSettings(facts: DerFacts, nowS: number, gradW = DEFAULT_GRAD_W): DERSettings {
   return {
     modesEnabled: MODES_SUPPORTED,
-    // 27 hundredths of a percent of setMaxW per second: AS/NZS 4777.2's default ramp (about 16 %/min).
-    setGradW: 27,
+    setGradW: gradW,
     setMaxW: scaled(facts.ratedPowerW),
     setMaxVA: scaled(facts.ratedPowerW),
     setMaxVar: scaled(facts.ratedPowerW * REACTIVE_SHARE),

@@ -43,6 +43,26 @@ describe("dueResponse", () => {
     expect(dueResponse(low, T0 + 300_000, [low, { ...high, eventStatus: EVENT_STATUS.cancelled }])).toBe(RESPONSE_STATUS.started);
     expect(dueResponse(low, T0 + 300_000, [low, { ...high, primacy: 2 }])).toBe(RESPONSE_STATUS.started);
   });
+
+  it("starts an event partly in force: higher-priority events set only some of its modes (GEN-10)", () => {
+    const exportLow = event({ mrid: "LOW", primacy: 2, controls: { opModExpLimW: { value: 10, multiplier: 3 } } });
+    const genHigh = event({
+      mrid: "HIGH",
+      primacy: 1,
+      controls: { opModGenLimW: { value: 0, multiplier: 0 }, opModConnect: false },
+    });
+    expect(dueResponse(exportLow, T0, [exportLow, genHigh])).toBe(RESPONSE_STATUS.started);
+    const both = event({
+      mrid: "LOW",
+      primacy: 2,
+      controls: { opModExpLimW: { value: 5, multiplier: 3 }, opModGenLimW: { value: 3, multiplier: 3 } },
+    });
+    const exportHigh = event({ mrid: "HIGH", primacy: 1, controls: { opModExpLimW: { value: 0, multiplier: 0 } } });
+    expect(dueResponse(both, T0, [both, exportHigh])).toBe(RESPONSE_STATUS.started);
+    // Every mode it sets is set above it: superseded, by one event or by two together.
+    expect(dueResponse(exportLow, T0, [exportLow, exportHigh])).toBe(RESPONSE_STATUS.superseded);
+    expect(dueResponse(both, T0, [both, exportHigh, { ...genHigh, mrid: "HIGH2" }])).toBe(RESPONSE_STATUS.superseded);
+  });
 });
 
 describe("dueResponse with randomisation", () => {

@@ -5,13 +5,26 @@ import type { CommandRow } from "./grid.repository.ts";
 /**
  * Which response an event control is due next, from what the utility said of it (its status) and
  * the time: received → started at its start → completed at its end; cancelled or superseded by the
- * utility; superseded by the client when an event of a program with a lower primacy (higher
- * priority) is in force at the same time (IEEE 2030.5 event rules, CSIP-AUS GEN-10).
+ * utility; superseded by the client when events of programs with a lower primacy (higher
+ * priority) in force at the same time set every mode it sets (IEEE 2030.5 event rules, CSIP-AUS
+ * GEN-10). One that still sets a mode none of them does is partly in force, so it starts: CSIP-AUS
+ * merges controls mode by mode (GEN-10's export limit of primacy 2 beside a generation limit of 1).
  */
 
 type EventTimes = Pick<CommandRow, "mrid" | "startAt" | "durationS"> &
   Partial<Pick<CommandRow, "randomizeStart" | "randomizeDuration">>;
-type Event = Pick<CommandRow, "primacy" | "eventStatus" | "responseStatus"> & EventTimes;
+type Event = Pick<CommandRow, "primacy" | "eventStatus" | "responseStatus"> &
+  EventTimes &
+  /** The DERControlBase; absent = unknown, taken to set every mode. */
+  Partial<Pick<CommandRow, "controls">>;
+
+/** The modes a control sets (the fields of its DERControlBase with a value). */
+const modes = (row: Event): string[] | null =>
+  row.controls
+    ? Object.entries(row.controls)
+        .filter(([, value]) => value !== undefined && value !== null)
+        .map(([mode]) => mode)
+    : null;
 
 /** The event's times at the site, randomised by its seed as the control schedule has them. */
 export function span(row: EventTimes, seed: string): { start: number; end: number } {
@@ -26,16 +39,21 @@ const withdrawn = (row: Event) =>
   row.responseStatus === RESPONSE_STATUS.cancelled ||
   row.responseStatus === RESPONSE_STATUS.superseded;
 
-/** Whether another live event of higher priority is in force at `nowMs` while `row` is too. */
+/** Whether live events of higher priority in force at `nowMs`, while `row` is too, set all its modes. */
 function outranked(row: Event, nowMs: number, others: readonly Event[], seed: string): boolean {
   const mine = span(row, seed);
   if (nowMs < mine.start || nowMs >= mine.end) return false;
-  return others.some((other) => {
+  const above = others.filter((other) => {
     if (other.mrid === row.mrid || withdrawn(other)) return false;
     if ((other.primacy ?? Number.POSITIVE_INFINITY) >= (row.primacy ?? Number.POSITIVE_INFINITY)) return false;
     const theirs = span(other, seed);
     return nowMs >= theirs.start && nowMs < theirs.end;
   });
+  if (above.length === 0) return false;
+  const covered = above.map(modes);
+  if (covered.includes(null)) return true;
+  const set = new Set(covered.flat());
+  return (modes(row) ?? [""]).every((mode) => set.has(mode));
 }
 
 /**

@@ -147,8 +147,17 @@ export function startGridClient(options: GridClientOptions): GridClient {
 
   /** Loops whose round resolves to a wait until a given moment rather than to a pollRate. */
   const UNTIL_A_MOMENT = new Set(["events", "mirror"]);
+  /** Each periodic loop's period before the utility gave one: its default rate. */
+  const DEFAULT_PERIOD_S: Record<string, number> = {
+    discovery: DEFAULT_RATES.dcap,
+    endDevices: DEFAULT_RATES.edevList,
+    assignments: DEFAULT_RATES.fsaList,
+    programs: DEFAULT_RATES.derpList,
+    der: DEFAULT_RATES.derList,
+  };
   function loop(task: string, signal: AbortSignal, run: () => Promise<number>, siteId?: number, firstWaitMs?: number) {
     const periodic = !UNTIL_A_MOMENT.has(task);
+    const defaultPeriodS = DEFAULT_PERIOD_S[task];
     running.push(
       runLoop({
         clock,
@@ -162,6 +171,7 @@ export function startGridClient(options: GridClientOptions): GridClient {
         retryMs: options.retryMs,
         firstWaitMs,
         periodic,
+        periodMs: defaultPeriodS === undefined ? undefined : defaultPeriodS * 1000,
       }),
     );
   }

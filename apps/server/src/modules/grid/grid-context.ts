@@ -59,6 +59,8 @@ export interface Site {
   listedSignature?: string;
   /** A control was stored or retired during the program poll under way. */
   controlsChanged?: boolean;
+  /** setGradW of the default control of highest primacy that carries one (the device's ramp; CSIP-AUS ALL-13). */
+  gradW?: number;
   /** The NMI last written to the ConnectionPoint. */
   nmiWritten?: string;
   /** What was last written to each DER description (by href): its content and when (client clock, ms). */

@@ -41,6 +41,8 @@ export interface CommandRow {
   kind: number;
   startAt: Date | null;
   durationS: number | null;
+  /** The DERControlBase as received (the modes it sets decide whether another event overrides it). */
+  controls: object;
   eventStatus: number | null;
   responseStatus: number | null;
   replyTo: string | null;
@@ -256,7 +258,7 @@ export function createGridRepository(db: Db) {
   };
 }
 
-const COMMAND_COLUMNS = `id::int, site_id::int AS "siteId", mrid, primacy, kind, start_at AS "startAt", duration_s AS "durationS",
+const COMMAND_COLUMNS = `id::int, site_id::int AS "siteId", mrid, primacy, kind, start_at AS "startAt", duration_s AS "durationS", controls,
   event_status AS "eventStatus", response_status AS "responseStatus", reply_to AS "replyTo", response_required AS "responseRequired",
   randomize_start AS "randomizeStart", randomize_duration AS "randomizeDuration"`;
 

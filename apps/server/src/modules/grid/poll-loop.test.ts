@@ -49,4 +49,64 @@ describe("poll loop", () => {
     const { starts } = await rounds(false);
     expect(starts).toEqual([0, 62_000, 124_000]);
   });
+
+  it("backs off after failures, yet never beyond the period the utility last gave", async () => {
+    const stepped = steppedClock();
+    const stop = new AbortController();
+    let round = 0;
+    await runLoop({
+      clock: stepped.clock,
+      signal: stop.signal,
+      periodic: true,
+      retryMs: 5_000,
+      onFailure: () => {},
+      run: async () => {
+        round++;
+        if (round === 10) stop.abort();
+        if (round === 1) return 60_000;
+        throw new Error("utility unreachable");
+      },
+    });
+    expect(stepped.sleeps).toEqual([60_000, 5_000, 10_000, 20_000, 40_000, 60_000, 60_000, 60_000, 60_000]);
+  });
+
+  it("backs off up to its bound when no period is known yet, and for waits until a moment", async () => {
+    const stepped = steppedClock();
+    const stop = new AbortController();
+    let round = 0;
+    await runLoop({
+      clock: stepped.clock,
+      signal: stop.signal,
+      periodic: false,
+      retryMs: 100_000,
+      maxRetryMs: 300_000,
+      onFailure: () => {},
+      run: async () => {
+        round++;
+        if (round === 5) stop.abort();
+        if (round === 1) return 1_000;
+        throw new Error("utility unreachable");
+      },
+    });
+    expect(stepped.sleeps).toEqual([1_000, 100_000, 200_000, 300_000]);
+  });
+
+  it("bounds the retries of a loop that never succeeded by the period it was given", async () => {
+    const stepped = steppedClock();
+    const stop = new AbortController();
+    let round = 0;
+    await runLoop({
+      clock: stepped.clock,
+      signal: stop.signal,
+      periodic: true,
+      retryMs: 50_000,
+      periodMs: 60_000,
+      onFailure: () => {},
+      run: async () => {
+        if (++round === 4) stop.abort();
+        throw new Error("utility unreachable");
+      },
+    });
+    expect(stepped.sleeps).toEqual([50_000, 60_000, 60_000]);
+  });
 });

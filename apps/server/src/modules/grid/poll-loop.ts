@@ -4,7 +4,9 @@ import type { GridClock } from "./grid-context.ts";
  * A task repeated at the interval it returns (the pollRate or postRate the server last gave), so a
  * rate the server changes is followed from the next round. A failure is reported and the task tried
  * again after a growing wait (doubling from `retryMs` up to `maxRetryMs`): an unreachable utility
- * is never fatal and never hammered.
+ * is never fatal and never hammered. A periodic loop never waits longer than the period the utility
+ * last gave, though: once it answers again, the client is back within one of its own pollRates
+ * (CSIP-AUS ALL-23 reads the controls within two minutes of communications returning).
  */
 export interface LoopOptions {
   clock: GridClock;
@@ -21,12 +23,15 @@ export interface LoopOptions {
    * from its end: a round that takes a while must not stretch the period the utility asked for.
    */
   periodic?: boolean;
+  /** The period assumed until a round succeeds (the utility's default rate), bounding early retries. */
+  periodMs?: number;
 }
 
 export async function runLoop(options: LoopOptions): Promise<void> {
   const retryMs = options.retryMs ?? 5_000;
   const maxRetryMs = options.maxRetryMs ?? 300_000;
   let failures = 0;
+  let periodMs = options.periodMs ?? Number.POSITIVE_INFINITY;
   if (options.firstWaitMs) {
     try {
       await options.clock.sleep(options.firstWaitMs, options.signal);
@@ -39,12 +44,15 @@ export async function runLoop(options: LoopOptions): Promise<void> {
     const started = options.clock.now();
     try {
       wait = await options.run();
-      if (options.periodic) wait -= options.clock.now() - started;
+      if (options.periodic) {
+        periodMs = wait;
+        wait -= options.clock.now() - started;
+      }
       failures = 0;
     } catch (error) {
       if (options.signal.aborted) return;
       options.onFailure(error);
-      wait = Math.min(maxRetryMs, retryMs * 2 ** failures);
+      wait = Math.min(maxRetryMs, retryMs * 2 ** failures, periodMs);
       failures++;
     }
     try {

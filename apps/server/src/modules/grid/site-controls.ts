@@ -31,17 +31,27 @@ export async function pollAssignments(ctx: GridContext, site: Site): Promise<num
 /** Reads every program and its controls; resolves to the smallest DERProgramList pollRate. */
 export async function pollPrograms(ctx: GridContext, site: Site): Promise<number | undefined> {
   let rate: number | undefined;
-  const listed: Listed = { programs: new Set(), defaults: new Set() };
+  const listed: Listed = { programs: new Set(), defaults: new Set(), gradW: [], unacknowledged: [] };
   for (const href of site.programLists) {
     const { items, pollRate } = await readList(ctx.http, href, "DERProgramList", (l) => l.DERProgram, site.row.id);
     if (pollRate !== undefined) rate = Math.min(rate ?? pollRate, pollRate);
     for (const program of items) await pollProgram(ctx, site, program, listed);
   }
-  await retireUnlisted(ctx, site, listed);
-  await settleEvents(ctx, site);
-  // The schedule is worked out again once the whole poll is stored, never from half of it.
-  if (site.controlsChanged) ctx.schedules.changed(site.row.id);
-  site.controlsChanged = false;
+  // The ramp written to the DER settings (at the next DER list poll) is the one the device is given.
+  site.gradW = listed.gradW.sort((a, b) => a.primacy - b.primacy)[0]?.gradW;
+  try {
+    // Acknowledged once every program is stored, so a utility going quiet mid-poll leaves the
+    // site with its whole schedule rather than the controls before the first failed response.
+    for (const row of listed.unacknowledged) await respond(ctx, site, row, RESPONSE_STATUS.received);
+    await retireUnlisted(ctx, site, listed);
+    await settleEvents(ctx, site);
+  } finally {
+    // The schedule is worked out again once the whole poll is stored, never from half of it —
+    // also when posting a response then fails (the utility gone quiet, CSIP-AUS ALL-23): what was
+    // stored is complete, and the site must follow it offline.
+    if (site.controlsChanged) ctx.schedules.changed(site.row.id);
+    site.controlsChanged = false;
+  }
   ctx.marks.mark(site.row.id, new Date(ctx.clock.now()), null);
   return rate;
 }
@@ -50,6 +60,10 @@ export async function pollPrograms(ctx: GridContext, site: Site): Promise<number
 interface Listed {
   programs: Set<string>;
   defaults: Set<string>;
+  /** setGradW of each default control that carries one, with its program's primacy. */
+  gradW: { primacy: number; gradW: number }[];
+  /** Events stored this poll that have had no response yet (to be answered received). */
+  unacknowledged: CommandRow[];
 }
 
 /**
@@ -82,6 +96,7 @@ async function pollProgram(ctx: GridContext, site: Site, program: DERProgram, li
   if (program.DefaultDERControlLink) {
     const fallback = await ctx.http.get(program.DefaultDERControlLink.href, ["DefaultDERControl"], site.row.id);
     listed.defaults.add(fallback.mRID);
+    if (fallback.setGradW !== undefined) listed.gradW.push({ primacy: program.primacy, gradW: fallback.setGradW });
     await store(
       ctx,
       site,
@@ -105,7 +120,7 @@ async function pollProgram(ctx: GridContext, site: Site, program: DERProgram, li
   const { items } = await readList(ctx.http, program.DERControlListLink.href, "DERControlList", (l) => l.DERControl, site.row.id);
   for (const control of items) {
     const row = await store(ctx, site, { ...common, ...eventFields(control) }, at);
-    if (row.responseStatus === null) await respond(ctx, site, row, RESPONSE_STATUS.received);
+    if (row.responseStatus === null) listed.unacknowledged.push(row);
   }
 }
 

@@ -100,7 +100,7 @@ export async function describeDer(ctx: GridContext, site: Site): Promise<number 
     written.set(link.href, { signature: said, at: ctx.clock.now() });
   };
   await write(der.DERCapabilityLink, "DERCapability", derCapability(facts));
-  await write(der.DERSettingsLink, "DERSettings", derSettings(facts, now));
+  await write(der.DERSettingsLink, "DERSettings", derSettings(facts, now, site.gradW));
   await write(der.DERStatusLink, "DERStatus", derStatus(facts, now));
   await write(der.DERAvailabilityLink, "DERAvailability", derAvailability(facts, now));
   return pollRate;

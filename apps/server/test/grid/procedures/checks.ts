@@ -44,10 +44,13 @@ export const READINGS = {
   derReactivePower: { role: "49", uom: 63 },
 } as const;
 
+/** readings-der-stored-energy (storage procedures only): the DER mirror's Wh. */
+export const STORED_ENERGY = { role: "49", uom: 72 } as const;
+
 /** readings-*: at least `minimum` readings of that quantity arrived (optionally only after `after` ms). */
 export function readingsAtLeast(
   control: UtilityControl,
-  which: (typeof READINGS)[keyof typeof READINGS],
+  which: (typeof READINGS)[keyof typeof READINGS] | typeof STORED_ENERGY,
   minimum: number,
   after = 0,
 ): RecordedReading[] {

@@ -29,7 +29,7 @@ export const RATES_60: Partial<CommsRates> = {
 };
 
 /** W as a scaled value: an Int16 and the smallest power-of-ten multiplier that fits. */
-function watts(value: number) {
+export function watts(value: number) {
   let multiplier = 0;
   while (Math.abs(value / 10 ** multiplier) > 32_767) multiplier++;
   return { value: Math.round(value / 10 ** multiplier), multiplier };
@@ -42,6 +42,27 @@ export function programWithDefault(limits: { impW: number; expW: number }): Acti
     control.setDefaultControl(program.id, {
       DERControlBase: { opModImpLimW: watts(limits.impW), opModExpLimW: watts(limits.expW) },
       setGradW: 27,
+    });
+  };
+}
+
+/**
+ * set-default-der-control during a procedure: changes only the fields given (as the published
+ * action does) of the default control of the `index`th program (0 = DERP 1), a new version.
+ */
+export function updateDefault(index: number, change: { impW?: number; expW?: number; genW?: number; setGradW?: number }): Action {
+  return ({ control }) => {
+    const program = control.programs()[index];
+    if (!program) throw new Error(`no program ${index + 1}`);
+    const { mRID: _m, version: _v, ...previous } = program.defaultControl ?? { DERControlBase: {} };
+    const base = { ...previous.DERControlBase };
+    if (change.impW !== undefined) base.opModImpLimW = watts(change.impW);
+    if (change.expW !== undefined) base.opModExpLimW = watts(change.expW);
+    if (change.genW !== undefined) base.opModGenLimW = watts(change.genW);
+    control.setDefaultControl(program.id, {
+      ...previous,
+      DERControlBase: base,
+      ...(change.setGradW === undefined ? {} : { setGradW: change.setGradW }),
     });
   };
 }
@@ -79,6 +100,8 @@ export async function runProcedureWorld(options: {
   rates?: Partial<CommsRates>;
   factor?: number;
   site?: Partial<SiteSpec>;
+  /** Further sites of the aggregator, registered beside the first (P-01's second EndDevice). */
+  moreSites?: SiteSpec[];
   defaultPin?: string;
   /** Real milliseconds the steps may take. */
   timeoutMs?: number;
@@ -88,7 +111,7 @@ export async function runProcedureWorld(options: {
   let running: Promise<ProcedureRun> | undefined;
   const world = await startGridWorld({
     factor: options.factor ?? 60,
-    sites: [{ sn: SITE_SN, nmi: SITE_NMI, ...options.site }],
+    sites: [{ sn: SITE_SN, nmi: SITE_NMI, ...options.site }, ...(options.moreSites ?? [])],
     rates: options.rates ?? RATES_60,
     defaultPin: options.defaultPin ?? String(DEFAULT_PIN),
     beforeClient: (sim) => {
