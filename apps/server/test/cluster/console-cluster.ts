@@ -65,7 +65,10 @@ async function startHaproxy(port: number, ports: number[]): Promise<{ url: strin
     errors += chunk.toString();
   });
   for (let i = 0; i < 200 && !(await listening(port)); i++) await new Promise((resolve) => setTimeout(resolve, 25));
-  if (!(await listening(port))) throw new Error(`haproxy did not listen on ${port}: ${errors}`);
+  if (!(await listening(port))) {
+    child.kill("SIGKILL");
+    throw new Error(`haproxy did not listen on ${port}: ${errors}`);
+  }
   return { url: `http://127.0.0.1:${port}/`, child };
 }
 
@@ -77,51 +80,68 @@ export async function startConsoleCluster(options: { processes: number; env: Rec
   // Devices download packages from the console's public address: the balancer's.
   const proxyPort = await freePort();
   const processes: ClusterProcess[] = [];
-  for (let index = 0; index < options.processes; index++) {
-    const port = await freePort();
-    const env: Record<string, string> = {
-      PORT: String(port),
-      DATA_DIR: tempDataDir(`ess-cluster-${index}-`),
-      DATABASE_URL: fresh.url,
-      MQTT_URL: broker.url,
-      MQTT_SHARED_GROUP: group,
-      MQTT_CLIENT_ID: `${group}-${index}`,
-      MQTT_SESSION_EXPIRY_S: "600",
-      ESS_FIELD_KEY: FIELD_KEY,
-      ESS_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      ESS_REPEAT_GUARD_MS: "0",
-      ESS_PUBLIC_URL: `http://127.0.0.1:${proxyPort}`,
-      ...options.env,
-    };
-    processes.push({ index, url: `http://127.0.0.1:${port}/`, env, server: startServerProcess(env) });
-    // The first applies the migrations; the others then start together.
-    if (index === 0) await processes[0]?.server.ready();
-  }
-  await Promise.all(processes.map((p) => p.server.ready()));
-  const proxy = await startHaproxy(
-    proxyPort,
-    processes.map((p) => Number(p.env.PORT)),
-  );
-  const db: Db = await openPostgres({ url: fresh.url, poolSize: 4, connectTimeoutMs: 5000 });
-
-  const signIn = async () => {
-    const r = await fetch(`${proxy.url}login?grant_type=admin`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ username: "admin", password: ADMIN_PASSWORD }),
-    });
-    return ((await r.json()) as { data: { access_token: string } }).data.access_token;
+  let proxy: Awaited<ReturnType<typeof startHaproxy>> | undefined;
+  let db: Db | undefined;
+  // A start that fails half way stops what it started: no console process outlives the test.
+  const stopAll = async (signal: "SIGTERM" | "SIGKILL") => {
+    for (const p of processes) await p.server.stop(signal).catch(() => p.server.stop("SIGKILL").catch(() => {}));
+    proxy?.child.kill("SIGTERM");
+    await db?.close().catch(() => {});
+    await broker.stop("SIGTERM");
+    await fresh.drop().catch(() => {});
   };
-  const token = await signIn();
+  let token = "";
+  try {
+    for (let index = 0; index < options.processes; index++) {
+      const port = await freePort();
+      const env: Record<string, string> = {
+        PORT: String(port),
+        DATA_DIR: tempDataDir(`ess-cluster-${index}-`),
+        DATABASE_URL: fresh.url,
+        MQTT_URL: broker.url,
+        MQTT_SHARED_GROUP: group,
+        MQTT_CLIENT_ID: `${group}-${index}`,
+        MQTT_SESSION_EXPIRY_S: "600",
+        ESS_FIELD_KEY: FIELD_KEY,
+        ESS_ADMIN_PASSWORD: ADMIN_PASSWORD,
+        ESS_REPEAT_GUARD_MS: "0",
+        ESS_PUBLIC_URL: `http://127.0.0.1:${proxyPort}`,
+        ...options.env,
+      };
+      processes.push({ index, url: `http://127.0.0.1:${port}/`, env, server: startServerProcess(env) });
+      // The first applies the migrations; the others then start together.
+      if (index === 0) await processes[0]?.server.ready();
+    }
+    await Promise.all(processes.map((p) => p.server.ready()));
+    proxy = await startHaproxy(
+      proxyPort,
+      processes.map((p) => Number(p.env.PORT)),
+    );
+    db = await openPostgres({ url: fresh.url, poolSize: 4, connectTimeoutMs: 5000 });
+
+    const signIn = async () => {
+      const r = await fetch(`${proxy?.url}login?grant_type=admin`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ username: "admin", password: ADMIN_PASSWORD }),
+      });
+      return ((await r.json()) as { data: { access_token: string } }).data.access_token;
+    };
+    token = await signIn();
+  } catch (error) {
+    await stopAll("SIGKILL");
+    throw error;
+  }
+  const proxyUrl = (proxy as NonNullable<typeof proxy>).url;
 
   return {
-    db,
+    db: db as Db,
     broker,
     processes,
     token,
     /** The console through the load balancer. */
     api: apiAs(
-      () => overHttp(() => proxy.url),
+      () => overHttp(() => proxyUrl),
       () => token,
     ),
     /** One process directly, as a browser whose connection the balancer gave to it. */
@@ -148,11 +168,7 @@ export async function startConsoleCluster(options: { processes: number; env: Rec
       await p.server.ready();
     },
     async close() {
-      for (const p of processes) await p.server.stop("SIGTERM").catch(() => p.server.stop("SIGKILL").catch(() => {}));
-      proxy.child.kill("SIGTERM");
-      await db.close();
-      await broker.stop("SIGTERM");
-      await fresh.drop();
+      await stopAll("SIGTERM");
     },
   };
 }
