@@ -35,6 +35,9 @@ describe("grid client: a randomised event", () => {
       20_000,
       "completed",
     );
+    // The schedule's own timer ends the event; the completed response has its own timer, so the
+    // schedule's end can follow it by a moment.
+    await waitUntil(() => world.effective.at(-1)?.active?.source.mrid !== mrid, 10_000, "the event's end in the schedule");
   });
   afterAll(() => world?.close());
 
