@@ -1,8 +1,7 @@
 import { on, type Procedure } from "@ess/utility-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allStepsComplete, endDeviceContents } from "./checks.ts";
-import { type ProcedureWorld, runProcedureWorld, SITE_SN, updateDefault } from "./procedure-world.ts";
-import { commandedAt, TaggedControls, w } from "./tagged-controls.ts";
+import { type ProcedureWorld, runProcedureWorld, updateDefault } from "./procedure-world.ts";
+import { commandedAt, registeredAndCompleted, TaggedControls, w } from "./tagged-controls.ts";
 
 /**
  * GEN-01 (export) and LOA-01 (import), the same procedure for one limit: a control at 200 % of the
@@ -48,14 +47,7 @@ export function describeActiveLimit(name: string, limit: "expW" | "impW"): void 
     });
     afterAll(() => p?.world.close());
 
-    it("end-device-contents and der-settings-contents (preconditions)", () => {
-      const device = endDeviceContents(p.control, p.world.siteLfdi(SITE_SN));
-      expect(w(device.der.settings?.setMaxW)).toBe(MAX_W);
-    });
-
-    it("completes every step", () => {
-      allStepsComplete(p.run, Object.keys(procedure.steps));
-    });
+    registeredAndCompleted(() => p, Object.keys(procedure.steps), MAX_W);
 
     it("commands 200 % of the rating, then 0 W, at the default control's ramp rate", () => {
       const first = commandedAt(p.world, at("WAIT-CONTROL"));

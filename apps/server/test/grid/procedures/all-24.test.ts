@@ -1,8 +1,8 @@
 import { on, type Procedure } from "@ess/utility-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allStepsComplete, endDeviceContents, pollsAtCorrectTime } from "./checks.ts";
-import { type ProcedureWorld, programWithDefault, runProcedureWorld, SITE_SN, siteRequests } from "./procedure-world.ts";
-import { TaggedControls, w } from "./tagged-controls.ts";
+import { pollsAtCorrectTime } from "./checks.ts";
+import { type ProcedureWorld, programWithDefault, runProcedureWorld, siteRequests } from "./procedure-world.ts";
+import { registeredAndCompleted, TaggedControls, w } from "./tagged-controls.ts";
 
 // ALL-24 Validation of Scaling Factors: three controls in a row, their limits sent with multipliers
 // 0, 2 and 1; each is received and started, and the console commands the same watts whatever the
@@ -41,14 +41,7 @@ describe("ALL-24 Validation of Scaling Factors", () => {
   }, 45_000);
   afterAll(() => p?.world.close());
 
-  it("end-device-contents and der-settings-contents (preconditions)", () => {
-    const device = endDeviceContents(p.control, p.world.siteLfdi(SITE_SN));
-    expect(w(device.der.settings?.setMaxW)).toBe(MAX_W);
-  });
-
-  it("completes every step", () => {
-    allStepsComplete(p.run, Object.keys(ALL_24.steps));
-  });
+  registeredAndCompleted(() => p, Object.keys(ALL_24.steps), MAX_W);
 
   it("response-contents (all, status 1 and 2): every control received and started", () => {
     expect(c.mrids.size).toBe(3);

@@ -1,8 +1,7 @@
 import { on, type Procedure } from "@ess/utility-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allStepsComplete, endDeviceContents } from "./checks.ts";
-import { type ProcedureWorld, runProcedureWorld, SITE_SN, updateDefault } from "./procedure-world.ts";
-import { commandedAt, TaggedControls, w } from "./tagged-controls.ts";
+import { type ProcedureWorld, runProcedureWorld, updateDefault } from "./procedure-world.ts";
+import { commandedAt, registeredAndCompleted, TaggedControls, w } from "./tagged-controls.ts";
 
 /**
  * GEN-03 (export) and LOA-03 (import), the same procedure for one limit: the default control's
@@ -72,14 +71,7 @@ export function describeDefaultLimit(name: string, limit: "expW" | "impW", rampS
     }, 45_000);
     afterAll(() => p?.world.close());
 
-    it("end-device-contents and der-settings-contents (preconditions)", () => {
-      const device = endDeviceContents(p.control, p.world.siteLfdi(SITE_SN));
-      expect(w(device.der.settings?.setMaxW)).toBe(MAX_W);
-    });
-
-    it("completes every step", () => {
-      allStepsComplete(p.run, Object.keys(procedure.steps));
-    });
+    registeredAndCompleted(() => p, Object.keys(procedure.steps), MAX_W);
 
     it("commands the default's 30 % once the control is cancelled, at the default's ramp rate", () => {
       expect(c.statuses(p.control, "DERC1")).toEqual([1, 2, 6]);

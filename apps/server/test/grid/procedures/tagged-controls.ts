@@ -1,7 +1,9 @@
 import type { ControlBase } from "@ess/domain";
 import type { Action, UtilityControl } from "@ess/utility-sim";
+import { expect, it } from "vitest";
 import type { GridWorld } from "../grid-world.ts";
-import { watts as smallestScale } from "./procedure-world.ts";
+import { allStepsComplete, endDeviceContents } from "./checks.ts";
+import { type ProcedureWorld, SITE_SN, watts as smallestScale } from "./procedure-world.ts";
 
 /**
  * The procedures' tagged controls: create-der-control in a given program (`tag` names it for the
@@ -81,3 +83,19 @@ export function commandedAt(world: GridWorld, atMs: number): ControlBase | null 
 /** A scaled power in W. */
 export const w = (value: { value: number; multiplier: number } | undefined) =>
   value === undefined ? undefined : value.value * 10 ** value.multiplier;
+
+/**
+ * The two checks every control procedure starts with: the site registered with its DER settings
+ * at the rating (end-device-contents, der-settings-contents), and every step completed.
+ */
+export function registeredAndCompleted(world: () => ProcedureWorld, steps: string[], maxW: number): void {
+  it("end-device-contents and der-settings-contents (preconditions)", () => {
+    const p = world();
+    const device = endDeviceContents(p.control, p.world.siteLfdi(SITE_SN));
+    expect(w(device.der.settings?.setMaxW)).toBe(maxW);
+  });
+
+  it("completes every step", () => {
+    allStepsComplete(world().run, steps);
+  });
+}
