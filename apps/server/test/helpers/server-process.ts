@@ -58,6 +58,9 @@ export function startServerProcess(env: Record<string, string>): ServerProcess {
       LOG_LEVEL: "warn",
       // Daily energy within a test's patience (the default merges every 15 s).
       ESS_ENERGY_ROLLUP_MS: "250",
+      // A killed process's job leases (the upgrade and presence sweeps among them) lapse within a
+      // test's patience: 2 s instead of 15.
+      ESS_JOB_LEASE_TTL_MS: "2000",
       ESS_CAPTCHA: "off",
       // A key of its own in DATA_DIR; a test of the production refusal says NODE_ENV=production.
       NODE_ENV: "development",
