@@ -20,7 +20,9 @@ describe("grid client: controls and responses", () => {
     const now = world.sim.control.now();
     runMrid = world.sim.control.createControl({
       programId: program.id,
-      start: now + 90,
+      // Three real seconds after the low-priority event's start, so that it is seen started first
+      // on a busy machine too.
+      start: now + 210,
       duration: 120,
       base: { opModExpLimW: { value: 0, multiplier: 0 }, opModImpLimW: { value: 0, multiplier: 0 } },
     }).mRID;
