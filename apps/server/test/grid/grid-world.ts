@@ -12,6 +12,7 @@ import {
 } from "@ess/sep2/certificates.ts";
 import { type CommsRates, compressedClock, type SimClock, startUtilitySim, type UtilitySim } from "@ess/utility-sim";
 import type { Db } from "../../src/db/db.ts";
+import type { DeviceTake } from "../../src/modules/grid/event-responses.ts";
 import { type GridClient, type PinMismatchEvent, startGridClient } from "../../src/modules/grid/grid-client.ts";
 import { loadGridCredentials } from "../../src/modules/grid/grid-credentials.ts";
 import { createPartitionKeeper } from "../../src/modules/telemetry/partitions.ts";
@@ -70,6 +71,8 @@ export async function startGridWorld(options: {
   defaultPin?: string;
   /** Runs once the utility and the sites are set up, before the client's first request (a procedure's preconditions). */
   beforeClient?: (sim: UtilitySim, ids: { aggregatorLfdi: string; siteLfdi(sn: string): string }) => void;
+  /** How each site's device takes a control applied to it (default: not told, as with no device). */
+  take?: (deviceId: number, active: ActiveControl) => DeviceTake | undefined;
 }): Promise<GridWorld> {
   const clock = compressedClock({ factor: options.factor });
   const ca = await createCertificateAuthority({ commonName: "Grid test utility CA" });
@@ -136,7 +139,11 @@ export async function startGridWorld(options: {
       log: quiet,
       metrics,
       onPinMismatch: (event) => alarms.push(event),
-      onEffectiveControl: (_siteId, deviceId, active) => effective.push({ deviceId, active, at: sim.control.now() * 1000 }),
+      onEffectiveControl: (_siteId, deviceId, active, took) => {
+        effective.push({ deviceId, active, at: sim.control.now() * 1000 });
+        const take = active && options.take?.(deviceId, active);
+        if (take) took?.(take);
+      },
     });
   let client = start();
   let seq = 0;

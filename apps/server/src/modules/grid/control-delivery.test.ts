@@ -56,3 +56,20 @@ describe("control delivery", () => {
     expect(warnings[0]).toMatchObject({ siteId: 10, deviceId: 1 });
   });
 });
+
+describe("control delivery's report of the device's take", () => {
+  it("tells how the device took an active control, and nothing for a control's end", async () => {
+    const takes: unknown[] = [];
+    const delivery = createControlDelivery({
+      log: silent,
+      apply: async (_device, base) =>
+        base
+          ? { ...done, outcome: "refused", notApplicable: [{ field: "opModStorageTargetW", reason: "batteryVoltageUnknown" }] }
+          : done,
+    });
+    delivery.deliver(10, 1, limit(2000), (take) => takes.push(take));
+    delivery.deliver(10, 1, null, (take) => takes.push(take));
+    await delivery.settled();
+    expect(takes).toEqual([{ outcome: "refused", notApplicable: ["opModStorageTargetW"] }]);
+  });
+});

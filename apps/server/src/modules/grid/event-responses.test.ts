@@ -78,3 +78,50 @@ describe("dueResponse with randomisation", () => {
     expect(dueResponse(started, shifted.end, [], seed)).toBe(RESPONSE_STATUS.completed);
   });
 });
+
+describe("dueResponse with the device's take of the event", () => {
+  const exportLimit = { opModExpLimW: { value: 2, multiplier: 3 } };
+  const limited = event({ controls: exportLimit });
+  const started = { ...limited, responseStatus: RESPONSE_STATUS.started as number | null };
+  const taken = { outcome: "acknowledged", notApplicable: [] } as const;
+
+  it("completes an event the device took, as without a take", () => {
+    expect(dueResponse(limited, T0, [], "", taken)).toBe(RESPONSE_STATUS.started);
+    expect(dueResponse(started, T0 + 1, [], "", taken)).toBeNull();
+    expect(dueResponse(started, T0 + 600_000, [], "", taken)).toBe(RESPONSE_STATUS.completed);
+  });
+
+  it("opts out at once when the device refused the control, before or after started", () => {
+    const refused = { outcome: "refused", notApplicable: [] } as const;
+    expect(dueResponse(limited, T0, [], "", refused)).toBe(RESPONSE_STATUS.optOut);
+    expect(dueResponse(started, T0 + 1, [], "", refused)).toBe(RESPONSE_STATUS.optOut);
+    // Final: nothing follows an opt-out.
+    expect(dueResponse({ ...limited, responseStatus: RESPONSE_STATUS.optOut }, T0 + 600_000, [], "", refused)).toBeNull();
+  });
+
+  it("ends without participation an event the device never took (offline, unanswered)", () => {
+    for (const outcome of ["queued", "timedOut"] as const) {
+      expect(dueResponse(started, T0 + 1, [], "", { outcome, notApplicable: [] })).toBeNull();
+      expect(dueResponse(started, T0 + 600_000, [], "", { outcome, notApplicable: [] })).toBe(
+        RESPONSE_STATUS.completedNoParticipation,
+      );
+    }
+  });
+
+  it("answers not applicable when none of the event's modes is within the product's reach, partly opted out when some are", () => {
+    expect(dueResponse(limited, T0, [], "", { outcome: "none", notApplicable: ["opModExpLimW"] })).toBe(
+      RESPONSE_STATUS.notApplicable,
+    );
+    const both = event({ controls: { ...exportLimit, opModStorageTargetW: { value: 5, multiplier: 3 } } });
+    const take = { outcome: "acknowledged", notApplicable: ["opModStorageTargetW"] } as const;
+    expect(dueResponse(both, T0, [], "", take)).toBe(RESPONSE_STATUS.started);
+    const bothStarted = { ...both, responseStatus: RESPONSE_STATUS.started as number | null };
+    expect(dueResponse(bothStarted, T0 + 1, [], "", take)).toBe(RESPONSE_STATUS.partialOptOut);
+    // Still open: completed at its end.
+    const partly = { ...both, responseStatus: RESPONSE_STATUS.partialOptOut as number | null };
+    expect(dueResponse(partly, T0 + 1, [], "", take)).toBeNull();
+    expect(dueResponse(partly, T0 + 600_000, [], "", take)).toBe(RESPONSE_STATUS.completed);
+    // A field another event set (merged into the control) is not this event's business.
+    expect(dueResponse(bothStarted, T0 + 1, [], "", { outcome: "acknowledged", notApplicable: ["opModGenLimW"] })).toBeNull();
+  });
+});

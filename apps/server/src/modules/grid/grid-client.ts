@@ -1,9 +1,10 @@
-import { GRID_EXCHANGE_RETENTION_DAYS, GRID_REGISTRATION_STATES, PRODUCT } from "@ess/domain";
+import { type ActiveControl, GRID_EXCHANGE_RETENTION_DAYS, GRID_REGISTRATION_STATES, PRODUCT } from "@ess/domain";
 import { siteIdentity } from "@ess/domain/grid/hashed-identity.ts";
 import type { DeviceCapability, EndDevice } from "@ess/sep2";
 import type { Db } from "../../db/db.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import { createDeviceFacts } from "./device-facts.ts";
+import type { DeviceTake } from "./event-responses.ts";
 import { createExchangeWriter } from "./exchange-writer.ts";
 import { createGridRepository, type GridSitesScope, type ParticipantDevice } from "./grid.repository.ts";
 import { type GridClock, type GridContext, type GridLog, type Site, seconds } from "./grid-context.ts";
@@ -104,12 +105,28 @@ export function startGridClient(options: GridClientOptions): GridClient {
   });
 
   const serverNow = () => clock.now() + offsetMs;
+  /** How each device took the events applied to it, by device id then event mRID (see Site.takes). */
+  const takes = new Map<number, Map<string, DeviceTake>>();
+  const takesOf = (deviceId: number) => {
+    const known = takes.get(deviceId) ?? new Map<string, DeviceTake>();
+    takes.set(deviceId, known);
+    return known;
+  };
+  /** A device's take of an event: the site answers at once (a refusal is told, not kept for the end). */
+  function took(deviceId: number, active: ActiveControl | null, take: DeviceTake): void {
+    if (active?.source.kind !== "event") return;
+    takesOf(deviceId).set(active.source.mrid, take);
+    const site = sites.get(deviceId);
+    site?.settle?.().catch(failed("events", site.row.id));
+  }
+  const hook = options.onEffectiveControl;
   const schedules = createSiteSchedules({
     repo,
     clock,
     serverNow,
     log: options.log,
-    onEffectiveControl: options.onEffectiveControl,
+    onEffectiveControl:
+      hook && ((siteId, deviceId, active) => hook(siteId, deviceId, active, (take) => took(deviceId, active, take))),
     signal: stop.signal,
   });
   // Schedules of sites registered before run from what was stored, whether the utility answers or not.
@@ -219,7 +236,7 @@ export function startGridClient(options: GridClientOptions): GridClient {
     const row = await repo.ensureSite(device, identity.lfdi, identity.sfdi);
     tenantOf.set(row.id, row.tenantId);
     if (refusedPin.has(row.id) && refusedPin.get(row.id) === row.pin) return;
-    const site: Site = { row, device, stop: new AbortController(), programLists: [] };
+    const site: Site = { row, device, stop: new AbortController(), programLists: [], takes: takesOf(device.deviceId) };
     const outcome = await registerSite(ctx, site, listed, options.defaultPin).catch((error) => {
       failed("register", row.id)(error);
       return null;
@@ -284,11 +301,12 @@ export function startGridClient(options: GridClientOptions): GridClient {
       },
       id,
     );
+    site.settle = () => exclusive(() => settleEvents(ctx, site));
     loop(
       "events",
       signal,
       async () => {
-        await exclusive(() => settleEvents(ctx, site));
+        await site.settle?.();
         // Wake at the next start or end, at the latest after a program poll period.
         const next = await nextEventBoundary(ctx, site);
         return Math.min(next ?? Number.POSITIVE_INFINITY, programsRate * 1000) + 50;

@@ -1,6 +1,7 @@
 import type { DeviceIdentity } from "@ess/domain/grid/hashed-identity.ts";
 import type { DeviceCapability, EndDevice } from "@ess/sep2";
 import type { DeviceFacts } from "./device-facts.ts";
+import type { DeviceTake } from "./event-responses.ts";
 import type { CommandRow, GridRepository, GridSiteRow, ParticipantDevice } from "./grid.repository.ts";
 import type { PollMarks } from "./poll-marks.ts";
 import type { SepClient } from "./sep-client.ts";
@@ -67,6 +68,10 @@ export interface Site {
   written?: Map<string, { signature: string; at: number }>;
   /** The site's commands by mRID as last stored, with what the utility said of each (see site-controls). */
   commands?: Map<string, { row: CommandRow; signature: string }>;
+  /** How the site's device took each event applied to it, by the event's mRID (event-responses). */
+  takes?: Map<string, DeviceTake>;
+  /** Answers the site's events now, in turn with its program poll and event timer (set once its loops run). */
+  settle?: () => Promise<void>;
   /** Location of the site and DER MirrorUsagePoints once created. */
   mups?: { site: string; der: string; postRate: number; createdAt?: number | undefined };
 }

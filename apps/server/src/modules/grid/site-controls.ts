@@ -1,6 +1,6 @@
 import { commandMode, GRID_COMMAND_KINDS } from "@ess/domain";
 import { type DERControl, type DERProgram, RESPONSE_STATUS } from "@ess/sep2";
-import { dueResponse, span } from "./event-responses.ts";
+import { dueResponse, OPEN_RESPONSES, span } from "./event-responses.ts";
 import type { CommandInput, CommandRow } from "./grid.repository.ts";
 import { type GridContext, type Site, seconds } from "./grid-context.ts";
 import { readList } from "./list-reader.ts";
@@ -152,8 +152,6 @@ async function siteCommands(ctx: GridContext, site: Site): Promise<NonNullable<S
   return site.commands;
 }
 
-const OPEN = new Set<number>([RESPONSE_STATUS.received, RESPONSE_STATUS.started]);
-
 /**
  * Events acknowledged (received) whose last response is not final, by start then id; events over
  * with a final response are dropped from memory (a later listing stores them again, answered).
@@ -164,9 +162,11 @@ async function openEvents(ctx: GridContext, site: Site): Promise<CommandRow[]> {
   const open: CommandRow[] = [];
   for (const [mrid, { row }] of commands) {
     if (row.kind !== GRID_COMMAND_KINDS.event) continue;
-    if (row.responseStatus !== null && OPEN.has(row.responseStatus)) open.push(row);
-    else if (row.responseStatus !== null && (row.startAt?.getTime() ?? 0) + (row.durationS ?? 0) * 1000 < now)
+    if (row.responseStatus !== null && OPEN_RESPONSES.has(row.responseStatus)) open.push(row);
+    else if (row.responseStatus !== null && (row.startAt?.getTime() ?? 0) + (row.durationS ?? 0) * 1000 < now) {
       commands.delete(mrid);
+      site.takes?.delete(mrid);
+    }
   }
   return open.sort((a, b) => (a.startAt?.getTime() ?? 0) - (b.startAt?.getTime() ?? 0) || a.id - b.id);
 }
@@ -215,15 +215,15 @@ async function respond(ctx: GridContext, site: Site, row: CommandRow, status: nu
   row.responseStatus = status;
 }
 
-/** Posts every response now due (an event that ended unseen gets started, then completed). */
+/**
+ * Posts every response now due (an event that ended unseen gets started, then completed), with
+ * what the site's device made of each event (site.takes) where it is known.
+ */
 export async function settleEvents(ctx: GridContext, site: Site): Promise<void> {
   const open = await openEvents(ctx, site);
   for (const row of open) {
-    for (
-      let status = dueResponse(row, ctx.serverNow(), open, site.row.lfdi);
-      status !== null;
-      status = dueResponse(row, ctx.serverNow(), open, site.row.lfdi)
-    ) {
+    const due = () => dueResponse(row, ctx.serverNow(), open, site.row.lfdi, site.takes?.get(row.mrid));
+    for (let status = due(); status !== null; status = due()) {
       await respond(ctx, site, row, status);
       if (status !== RESPONSE_STATUS.started && status !== RESPONSE_STATUS.received) break;
     }

@@ -1,4 +1,5 @@
 import { type ActiveControl, effectiveControl, type ScheduleDefault, type ScheduleEvent, sameControl } from "@ess/domain";
+import type { DeviceTake } from "./event-responses.ts";
 import type { GridRepository, ScheduledSite } from "./grid.repository.ts";
 import type { GridClock, GridLog } from "./grid-context.ts";
 
@@ -12,9 +13,15 @@ import type { GridClock, GridLog } from "./grid-context.ts";
 
 /**
  * Called with a site's control in force (null: none) once when its schedule starts and then each
- * time it changes; applying it to the device is the hook's business. Must not throw or block.
+ * time it changes; applying it to the device is the hook's business, and `took` (when given) is
+ * where it tells how the device took it, for the utility's responses. Must not throw or block.
  */
-export type EffectiveControlHook = (siteId: number, deviceId: number, active: ActiveControl | null) => void;
+export type EffectiveControlHook = (
+  siteId: number,
+  deviceId: number,
+  active: ActiveControl | null,
+  took?: (take: DeviceTake) => void,
+) => void;
 
 export interface SiteSchedules {
   /** Runs the site's schedule unless it runs already. */
