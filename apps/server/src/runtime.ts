@@ -336,8 +336,12 @@ export async function startRuntime(
         requests: telemetry.services.requests,
         queueTtlMs: config.ESS_WRITE_QUEUE_TTL_S * 1000,
       });
-      const controls = createControlDelivery({ apply: applier.applyEffectiveControl, log: log.child({ module: "grid" }) });
-      closers.push(() => controls.settled());
+      const controls = createControlDelivery({
+        apply: applier.applyEffectiveControl,
+        state: applier.controlState,
+        log: log.child({ module: "grid" }),
+      });
+      closers.push(() => controls.close());
       jobs.grid = () =>
         startGridClient({
           db,

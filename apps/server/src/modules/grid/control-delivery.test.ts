@@ -1,6 +1,6 @@
 import type { ActiveControl, ControlBase } from "@ess/domain";
 import { describe, expect, it } from "vitest";
-import type { AppliedControl } from "./control-applier.ts";
+import type { AppliedControl, ControlOutcome } from "./control-applier.ts";
 import { createControlDelivery } from "./control-delivery.ts";
 
 const silent = { info() {}, warn() {}, error() {} };
@@ -73,3 +73,47 @@ describe("control delivery's report of the device's take", () => {
     expect(takes).toEqual([{ outcome: "refused", notApplicable: ["opModStorageTargetW"] }]);
   });
 });
+
+describe("control delivery's watch of a pending take", () => {
+  it("tells again once an offline device takes the queued control, and stops watching at the device's next answer", async () => {
+    const takes: string[] = [];
+    let now: ControlOutcome = "queued";
+    let reads = 0;
+    const delivery = createControlDelivery({
+      log: silent,
+      recheckMs: 5,
+      apply: async (_device, base) => ({ ...done, outcome: base ? "queued" : "acknowledged" }),
+      state: async () => {
+        reads++;
+        return { outcome: now };
+      },
+    });
+    delivery.deliver(10, 1, limit(2000), (take) => takes.push(take.outcome));
+    await delivery.settled();
+    await tick();
+    expect(takes).toEqual(["queued"]);
+    now = "acknowledged";
+    await waitFor(() => takes.length === 2);
+    expect(takes).toEqual(["queued", "acknowledged"]);
+    // Settled: no more reads.
+    const after = reads;
+    await tick();
+    expect(reads).toBe(after);
+
+    // A newer answer (the control ended) stops the watch of the older one.
+    now = "queued";
+    delivery.deliver(10, 1, limit(1000), (take) => takes.push(`second ${take.outcome}`));
+    await delivery.settled();
+    delivery.deliver(10, 1, null);
+    await delivery.settled();
+    now = "acknowledged";
+    await tick();
+    await tick();
+    expect(takes).toEqual(["queued", "acknowledged", "second queued"]);
+    await delivery.close();
+  });
+});
+
+async function waitFor(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await tick();
+}

@@ -1,7 +1,12 @@
 import type { ActiveControl, ControlBase } from "@ess/domain";
-import type { AppliedControl } from "./control-applier.ts";
+import type { AppliedControl, ControlOutcome } from "./control-applier.ts";
 import type { DeviceTake } from "./event-responses.ts";
 import type { GridLog } from "./grid-context.ts";
+
+/** Outcomes that may still change without a new control: the writes wait for the device or its answer. */
+const PENDING = new Set<ControlOutcome>(["queued", "sent", "timedOut"]);
+/** How often a pending take is looked at again (the device may come back and take the queued writes). */
+export const TAKE_RECHECK_MS = 5000;
 
 /**
  * Hands each site's schedule answers (the grid client's onEffectiveControl hook, which does not
@@ -9,15 +14,46 @@ import type { GridLog } from "./grid-context.ts";
  * that ends right after it began is applied and then taken back, never the other way round; a
  * device's later answer waits for its earlier one, other devices do not. A failure is logged and
  * the next answer for the device tries again from what was applied. How the device took a control
- * goes back through `took`, so the utility hears of a refusal.
+ * goes back through `took`, so the utility hears of a refusal; a take still pending (an offline
+ * device's queued writes) is looked at again until it settles or the device's control changes, so
+ * a device that comes back and takes the control is told as taking part.
  */
 export function createControlDelivery(deps: {
   apply(device: { id: number }, base: ControlBase | null): Promise<AppliedControl>;
+  /** How the device stands now with the control last applied (control-applier's controlState). */
+  state?(deviceId: number): Promise<{ outcome: ControlOutcome }>;
   log: GridLog;
+  recheckMs?: number;
 }) {
   const chains = new Map<number, Promise<void>>();
+  /** The latest answer handed over per device: a watch of an older one stops. */
+  const latest = new Map<number, object>();
+  const timers = new Set<NodeJS.Timeout>();
+  let closed = false;
+
+  function watch(deviceId: number, answer: object, take: DeviceTake, took: (take: DeviceTake) => void): void {
+    if (!deps.state || closed || !PENDING.has(take.outcome)) return;
+    const timer = setTimeout(async () => {
+      timers.delete(timer);
+      if (latest.get(deviceId) !== answer || closed) return;
+      try {
+        const now = await deps.state?.(deviceId);
+        if (!now || latest.get(deviceId) !== answer) return;
+        const next = { ...take, outcome: now.outcome };
+        if (now.outcome !== take.outcome) took(next);
+        watch(deviceId, answer, next, took);
+      } catch (error) {
+        deps.log.warn({ err: error, deviceId }, "grid control's take not read; looked at again later");
+        watch(deviceId, answer, take, took);
+      }
+    }, deps.recheckMs ?? TAKE_RECHECK_MS);
+    timer.unref();
+    timers.add(timer);
+  }
 
   function deliver(siteId: number, deviceId: number, active: ActiveControl | null, took?: (take: DeviceTake) => void): void {
+    const answer = {};
+    latest.set(deviceId, answer);
     const previous = chains.get(deviceId) ?? Promise.resolve();
     const next = previous.then(async () => {
       try {
@@ -27,7 +63,11 @@ export function createControlDelivery(deps: {
             { siteId, deviceId, outcome: applied.outcome, notApplicable: applied.notApplicable.map((n) => n.field) },
             active ? "grid control applied to the device" : "grid control ended on the device",
           );
-        if (active) took?.({ outcome: applied.outcome, notApplicable: applied.notApplicable.map((n) => n.field) });
+        if (active && took) {
+          const take = { outcome: applied.outcome, notApplicable: applied.notApplicable.map((n) => n.field) };
+          took(take);
+          watch(deviceId, answer, take, took);
+        }
       } catch (error) {
         deps.log.warn({ err: error, siteId, deviceId }, "grid control not applied to the device");
       }
@@ -43,6 +83,13 @@ export function createControlDelivery(deps: {
     /** Resolves once every answer handed over so far has been applied (or has failed). */
     async settled(): Promise<void> {
       while (chains.size > 0) await Promise.all([...chains.values()]);
+    },
+    /** Stops looking at pending takes, then waits for what is being applied. */
+    async close(): Promise<void> {
+      closed = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      await this.settled();
     },
   };
 }

@@ -99,13 +99,14 @@ describe("dueResponse with the device's take of the event", () => {
     expect(dueResponse({ ...limited, responseStatus: RESPONSE_STATUS.optOut }, T0 + 600_000, [], "", refused)).toBeNull();
   });
 
-  it("ends without participation an event the device never took (offline, unanswered)", () => {
-    for (const outcome of ["queued", "timedOut"] as const) {
-      expect(dueResponse(started, T0 + 1, [], "", { outcome, notApplicable: [] })).toBeNull();
-      expect(dueResponse(started, T0 + 600_000, [], "", { outcome, notApplicable: [] })).toBe(
-        RESPONSE_STATUS.completedNoParticipation,
-      );
-    }
+  it("ends without participation an event the device never took (offline, its writes still queued)", () => {
+    const queued = { outcome: "queued", notApplicable: [] } as const;
+    expect(dueResponse(started, T0 + 1, [], "", queued)).toBeNull();
+    expect(dueResponse(started, T0 + 600_000, [], "", queued)).toBe(RESPONSE_STATUS.completedNoParticipation);
+    // Unanswered is not known untaken: its answer may have been lost.
+    expect(dueResponse(started, T0 + 600_000, [], "", { outcome: "timedOut", notApplicable: [] })).toBe(
+      RESPONSE_STATUS.completed,
+    );
   });
 
   it("answers not applicable when none of the event's modes is within the product's reach, partly opted out when some are", () => {

@@ -15,7 +15,7 @@ import type { CommandRow } from "./grid.repository.ts";
  * changes the answer, so the utility knows a site that does not follow: refused by the device →
  * opted out (4); none of the event's modes within the product's reach → not applicable (252), some
  * of them → partly opted out (8) after started; still not taken when the event ends (offline, its
- * writes queued or unanswered) → completed without participation (10) instead of completed (3).
+ * writes still queued) → completed without participation (10) instead of completed (3).
  */
 
 /** How the site's device took the event whose control was applied to it (control-applier). */
@@ -25,8 +25,12 @@ export interface DeviceTake {
   notApplicable: readonly string[];
 }
 
-/** Outcomes of a device that has not taken the control (yet): its writes wait or went unanswered. */
-const NOT_TAKEN = new Set<ControlOutcome>(["queued", "timedOut", "sent"]);
+/**
+ * The outcome of a device known not to have taken the control: its writes wait in the queue for
+ * it to come back. An unanswered write is not that: the device may have taken it and its answer
+ * been lost (a console restart in between), so it is not told as no participation.
+ */
+const NOT_TAKEN = new Set<ControlOutcome>(["queued"]);
 
 type EventTimes = Pick<CommandRow, "mrid" | "startAt" | "durationS"> &
   Partial<Pick<CommandRow, "randomizeStart" | "randomizeDuration">>;
