@@ -43,11 +43,12 @@ export function dispatch(x: DispatchInput): DispatchResult {
     case 6:
       // Grid priority and PV only: the battery stays idle.
       break;
-    case 3: {
-      // Full feed-in: all PV is exported; the house buys from the grid.
-      const fed = Math.min(pv, x.exportLimitW, x.maxOutputW ?? Number.POSITIVE_INFINITY);
-      return { pvW: fed, loadW: load, batteryW: 0, gridW: load - fed };
-    }
+    case 3:
+      // Full power feed: the battery discharges at its discharge current (down to its cut-off SOC)
+      // beside PV; the house takes its share first and the rest is exported, within the output and
+      // export limits below.
+      battery = discharge(x.maxDischargeW);
+      break;
     case 4: {
       // Emergency backup: keep the battery full, from PV and from the grid.
       battery = -charge(Math.max(pv - load, 0) + x.maxChargeW * 0.5);
@@ -84,8 +85,12 @@ export function dispatch(x: DispatchInput): DispatchResult {
   }
   let grid = load - pv - battery;
   if (grid < -x.exportLimitW) {
-    // Export limited: curtail PV to what the house, the battery and the limit take.
-    pv += grid + x.exportLimitW;
+    // Export limited: curtail PV to what the house, the battery and the limit take, then (feeding
+    // from the battery) the discharge.
+    const excess = -x.exportLimitW - grid;
+    const curtailed = Math.min(excess, pv);
+    pv -= curtailed;
+    battery -= excess - curtailed;
     grid = -x.exportLimitW;
   }
   return { pvW: Math.max(0, pv), loadW: load, batteryW: battery, gridW: grid };

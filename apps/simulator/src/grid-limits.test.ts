@@ -114,6 +114,40 @@ describe("a simulated device under a grid control", () => {
     for (const s of states) expect(s.batteryW).toBeLessThanOrEqual(limitW);
   });
 
+  it("feeds the grid from the battery in full power feed mode, at the discharge current and within the export limit", () => {
+    for (const [product, keys] of [
+      ["three", { scheduleType: "TP_0X03_71", mode: "TP_0X03_72", dischargeA: "TP_0X03_1049" }],
+      ["single", { scheduleType: "timingModeType", mode: "systemModeSet", dischargeA: "batteryDischargeCurrent" }],
+    ] as const) {
+      const targetW = spec(product).ratedW / 2;
+      const feed = (soc: number) => {
+        const brain = device(product, NIGHT, soc);
+        // The current register counts 0.1 A: raw tenths of an ampere, rounded down.
+        const tenths = Math.floor((targetW / brain.plant.batteryVoltage()) * 10);
+        set(brain, { [keys.scheduleType]: 2, [keys.mode]: 3, [keys.dischargeA]: tenths });
+        return brain;
+      };
+      // No export limit: the battery gives the target; the house takes its share, the rest is exported.
+      const free = live(feed(90), NIGHT, 1);
+      for (const s of free) {
+        expect(s.batteryW).toBeGreaterThan(targetW * 0.95);
+        expect(s.batteryW).toBeLessThanOrEqual(targetW * 1.02);
+        expect(-s.gridW).toBeCloseTo(s.batteryW - s.loadW, -1);
+      }
+      // Anti-backflow on at a quarter of the rating: what the meter measures stays under it.
+      const limited = feed(90);
+      const limitW = spec(product).ratedW / 4;
+      set(limited, product === "three" ? { TP_0X03_1039: 1, TP_0X03_1028: 25 } : { antiBackflowPowerPercentage: 25 });
+      const held = live(limited, NIGHT, 1);
+      expect(mostExported(held)).toBeLessThanOrEqual(limitW);
+      expect(mostExported(held)).toBeGreaterThan(limitW * 0.9);
+      // Down to the cut-off SOC (20 %), then the battery rests and the house buys.
+      const low = live(feed(21), NIGHT, 3);
+      expect(low.at(-1)?.batteryW).toBe(0);
+      expect(Math.min(...low.map((s) => s.soc))).toBeGreaterThan(19.5);
+    }
+  });
+
   it("puts out nothing once powered off, and produces again once powered on", () => {
     const brain = device("three", NOON, 50);
     expect(brain.command(1, false, NOON).ack.ok).toBe(true);

@@ -58,7 +58,15 @@ describe("where the power goes", () => {
   const base = { pvW: 5000, loadW: 1000, soc: 50, socMin: 20, maxChargeW: 3000, maxDischargeW: 3000, exportLimitW: 6000 };
   it("follows the system mode", () => {
     expect(dispatch({ ...base, mode: 1 })).toEqual({ pvW: 5000, loadW: 1000, batteryW: -3000, gridW: -1000 });
-    expect(dispatch({ ...base, mode: 3 })).toEqual({ pvW: 5000, loadW: 1000, batteryW: 0, gridW: -4000 });
+    // Full power feed: PV and the battery at its full discharge, the export limit curtailing PV first.
+    expect(dispatch({ ...base, mode: 3 })).toEqual({ pvW: 4000, loadW: 1000, batteryW: 3000, gridW: -6000 });
+    expect(dispatch({ ...base, mode: 3, pvW: 0, exportLimitW: 1500 })).toEqual({
+      pvW: 0,
+      loadW: 1000,
+      batteryW: 2500,
+      gridW: -1500,
+    });
+    expect(dispatch({ ...base, mode: 3, pvW: 0, soc: 20 })).toMatchObject({ batteryW: 0, gridW: 1000 });
     expect(dispatch({ ...base, mode: 6 })).toMatchObject({ batteryW: 0, gridW: -4000 });
     expect(dispatch({ ...base, mode: 1, pvW: 0 })).toMatchObject({ batteryW: 1000, gridW: 0 });
     expect(dispatch({ ...base, mode: 1, pvW: 0, soc: 20 })).toMatchObject({ batteryW: 0, gridW: 1000 });

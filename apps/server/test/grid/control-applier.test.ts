@@ -146,7 +146,7 @@ describe("grid controls applied to devices", () => {
     expect(back.brain.settings).toMatchObject({ TP_0X03_1028: 25, TP_0X03_1039: 1 });
   });
 
-  it("records a device that does not answer as timed out, and says what its product cannot do", async () => {
+  it("records a device that does not answer as timed out, and says what it cannot do before its battery voltage is known", async () => {
     const d = await registerDevice(runtime.db, { sn: uniqueSerial("GCM"), phaseType: 2 });
     const client = await rawDevice(runtime, d);
     try {
@@ -159,7 +159,8 @@ describe("grid controls applied to devices", () => {
       expect(await applier.controlState(d.id)).toEqual({
         active: true,
         outcome: "queued",
-        notApplicable: [{ field: "opModStorageTargetW", reason: "noForcedDischarge" }],
+        // No reading yet: the discharge target cannot become a current, the export limit is still sent.
+        notApplicable: [{ field: "opModStorageTargetW", reason: "batteryVoltageUnknown" }],
       });
       // The same control again sends nothing more.
       expect(await applier.applyEffectiveControl(d, { opModExpLimW: kw(1), opModStorageTargetW: kw(2) })).toMatchObject({

@@ -12,15 +12,17 @@ describe("commandMode", () => {
       GRID_COMMAND_MODES.purePv,
     );
   });
-  it("calls a positive export limit or a fixed export selling", () => {
+  it("calls a positive export limit, a fixed export or a discharging storage target selling", () => {
     expect(commandMode({ opModExpLimW: { value: 15, multiplier: 2 } })).toBe(GRID_COMMAND_MODES.sell);
     expect(commandMode({ opModFixedW: 5000 })).toBe(GRID_COMMAND_MODES.sell);
+    expect(commandMode({ opModStorageTargetW: { value: 5, multiplier: 3 } })).toBe(GRID_COMMAND_MODES.sell);
   });
   it("calls no limit, an import limit alone or zero export with open import regular", () => {
     expect(commandMode({})).toBe(GRID_COMMAND_MODES.regular);
     expect(commandMode({ opModEnergize: true, opModImpLimW: { value: 0, multiplier: 0 } })).toBe(GRID_COMMAND_MODES.regular);
     expect(commandMode({ opModExpLimW: { value: 0, multiplier: 0 } })).toBe(GRID_COMMAND_MODES.regular);
     expect(commandMode({ opModFixedW: -2000 })).toBe(GRID_COMMAND_MODES.regular);
+    expect(commandMode({ opModStorageTargetW: { value: -5, multiplier: 3 } })).toBe(GRID_COMMAND_MODES.regular);
   });
   it("applies the power-of-ten multiplier", () => {
     expect(scaledWatts({ value: 15, multiplier: 2 })).toBe(1500);

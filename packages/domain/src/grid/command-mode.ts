@@ -14,6 +14,8 @@ export interface ControlModeInput {
   opModFixedW?: number;
   opModExpLimW?: ScaledPower;
   opModImpLimW?: ScaledPower;
+  /** Battery power asked for, W; above zero discharges (fed to the grid in full power feed mode). */
+  opModStorageTargetW?: ScaledPower;
 }
 
 /** Watts of a scaled value. */
@@ -24,14 +26,17 @@ export function scaledWatts(power: ScaledPower): number {
 /**
  * What a received control asks of the site, for the centre's mode counts (GRID_COMMAND_MODES):
  * de-energise or disconnect is an emergency; export and import both limited to zero is pure PV
- * (the panels feed the house, nothing crosses the meter); a positive export limit or a fixed
- * export is selling; anything else (no limits, an import limit only) is regular operation.
+ * (the panels feed the house, nothing crosses the meter); a positive export limit, a fixed export
+ * or a discharging storage target (the battery feeds the grid in full power feed mode) is selling;
+ * anything else (no limits, an import limit only, a charging target) is regular operation.
  */
 export function commandMode(base: ControlModeInput): GridCommandMode {
   if (base.opModEnergize === false || base.opModConnect === false) return GRID_COMMAND_MODES.emergency;
   const exp = base.opModExpLimW ? scaledWatts(base.opModExpLimW) : undefined;
   const imp = base.opModImpLimW ? scaledWatts(base.opModImpLimW) : undefined;
   if (exp === 0 && imp === 0) return GRID_COMMAND_MODES.purePv;
-  if ((exp !== undefined && exp > 0) || (base.opModFixedW !== undefined && base.opModFixedW > 0)) return GRID_COMMAND_MODES.sell;
+  const stored = base.opModStorageTargetW ? scaledWatts(base.opModStorageTargetW) : undefined;
+  const discharging = (base.opModFixedW !== undefined && base.opModFixedW > 0) || (stored !== undefined && stored > 0);
+  if ((exp !== undefined && exp > 0) || discharging) return GRID_COMMAND_MODES.sell;
   return GRID_COMMAND_MODES.regular;
 }

@@ -32,22 +32,42 @@ describe("controlTarget, three-phase", () => {
     expect(controlTarget(three, { opModLoadLimW: { value: 1234, multiplier: 0 } }).settings).toEqual({ TP_0X03_1048: 3 });
     expect(controlTarget({ ...three, batteryV: 50 }, { opModLoadLimW: kw(20) }).settings).toEqual({ TP_0X03_1048: 200 });
   });
-  it("charges from the grid at a negative storage target, idles the battery at zero, refuses a discharge target", () => {
+  it("charges from the grid at a negative storage target, idles the battery at zero", () => {
     expect(controlTarget(three, { opModStorageTargetW: kw(-2) }).settings).toEqual({
       TP_0X03_1048: 5,
       TP_0X03_71: 2,
       TP_0X03_72: 4,
     });
     expect(controlTarget(three, { opModStorageTargetW: kw(0) }).settings).toEqual({ TP_0X03_1048: 0, TP_0X03_1049: 0 });
-    const discharge = controlTarget(three, { opModStorageTargetW: kw(3) });
-    expect(discharge.settings).toEqual({});
-    expect(discharge.notApplicable).toEqual([{ field: "opModStorageTargetW", reason: "noForcedDischarge" }]);
+  });
+  it("feeds the grid at a positive storage target: full power feed mode, discharge current at the target, rounded down", () => {
+    const t = controlTarget(three, { opModStorageTargetW: { value: 3999, multiplier: 0 } });
+    expect(t.settings).toEqual({ TP_0X03_1049: 9.9, TP_0X03_71: 2, TP_0X03_72: 3 });
+    expect(t.notApplicable).toEqual([]);
+  });
+  it("discharges at the tighter of the storage target and the generation limit, clamped to the register's 200 A", () => {
+    expect(controlTarget(three, { opModStorageTargetW: kw(6), opModGenLimW: kw(2) }).settings).toMatchObject({
+      TP_0X03_1049: 5,
+      TP_0X03_72: 3,
+    });
+    expect(controlTarget({ ...three, batteryV: 50 }, { opModStorageTargetW: kw(20) }).settings.TP_0X03_1049).toBe(200);
+  });
+  it("holds the export limit beside a discharge target, so the grid never sees more than the limit", () => {
+    const t = controlTarget(three, { opModStorageTargetW: kw(8), opModExpLimW: kw(3) });
+    expect(t.settings).toEqual({
+      TP_0X03_1028: 25,
+      TP_0X03_1098: 25,
+      TP_0X03_1099: 25,
+      TP_0X03_1039: 1,
+      TP_0X03_1049: 20,
+      TP_0X03_71: 2,
+      TP_0X03_72: 3,
+    });
+    expect(t.notApplicable).toEqual([]);
   });
   it("reads opModFixedW as hundredths of a percent of the rating when no storage target is given", () => {
     expect(controlTarget(three, { opModFixedW: -5000 }).settings).toMatchObject({ TP_0X03_1048: 15, TP_0X03_72: 4 });
-    expect(controlTarget(three, { opModFixedW: 5000 }).notApplicable).toEqual([
-      { field: "opModFixedW", reason: "noForcedDischarge" },
-    ]);
+    expect(controlTarget(three, { opModFixedW: 5000 }).settings).toEqual({ TP_0X03_1049: 15, TP_0X03_71: 2, TP_0X03_72: 3 });
   });
   it("sets the ramp rate from setGradW (hundredths of a percent of the rating per second)", () => {
     expect(controlTarget(three, { setGradW: 27 }).settings).toEqual({ TP_0X03_1030: 0.27 });
@@ -62,6 +82,14 @@ describe("controlTarget, three-phase", () => {
     const t = controlTarget({ ...three, batteryV: null }, { opModLoadLimW: kw(2), opModExpLimW: kw(6) });
     expect(t.settings).toEqual({ TP_0X03_1028: 50, TP_0X03_1098: 50, TP_0X03_1099: 50, TP_0X03_1039: 1 });
     expect(t.notApplicable).toEqual([{ field: "opModLoadLimW", reason: "batteryVoltageUnknown" }]);
+  });
+  it("does not switch to full power feed while the battery voltage is unknown, and still holds the export limit", () => {
+    const t = controlTarget({ ...three, batteryV: null }, { opModStorageTargetW: kw(8), opModExpLimW: kw(3) });
+    expect(t.settings).toEqual({ TP_0X03_1028: 25, TP_0X03_1098: 25, TP_0X03_1099: 25, TP_0X03_1039: 1 });
+    expect(t.notApplicable).toEqual([{ field: "opModStorageTargetW", reason: "batteryVoltageUnknown" }]);
+    expect(controlTarget({ ...three, batteryV: null }, { opModFixedW: 5000 }).notApplicable).toEqual([
+      { field: "opModFixedW", reason: "batteryVoltageUnknown" },
+    ]);
   });
 });
 
@@ -88,6 +116,21 @@ describe("controlTarget, single-phase", () => {
       systemModeSet: 4,
     });
   });
+  it("feeds the grid in full power feed mode at the discharge current, the export limit held beside it", () => {
+    const t = controlTarget(single, { opModStorageTargetW: kw(3), opModExpLimW: kw(1.5) });
+    expect(t.settings).toEqual({
+      antiBackflowPowerPercentage: 25,
+      batteryDischargeCurrent: 20,
+      timingModeType: 2,
+      systemModeSet: 3,
+    });
+    expect(t.notApplicable).toEqual([]);
+  });
+  it("says the discharge target is not applicable while the battery voltage is unknown", () => {
+    const t = controlTarget({ ...single, batteryV: null }, { opModStorageTargetW: kw(3), opModExpLimW: kw(1.5) });
+    expect(t.settings).toEqual({ antiBackflowPowerPercentage: 25 });
+    expect(t.notApplicable).toEqual([{ field: "opModStorageTargetW", reason: "batteryVoltageUnknown" }]);
+  });
 });
 
 describe("every value a control produces", () => {
@@ -97,6 +140,7 @@ describe("every value a control produces", () => {
     { opModGenLimW: kw(0), opModLoadLimW: kw(100), opModImpLimW: kw(7) },
     { opModMaxLimW: 10_000, opModStorageTargetW: kw(-100) },
     { opModStorageTargetW: kw(0) },
+    { opModStorageTargetW: kw(100), opModExpLimW: kw(1) },
     { setGradW: 1 },
   ];
   for (const device of [three, single]) {

@@ -1,4 +1,5 @@
 import { getRegister } from "../catalogue/catalogue.ts";
+import type { EnumValue } from "../catalogue/enums.ts";
 import { ANTI_BACKFLOW_PLAIN_MAX } from "../settings/setting-value-rules.ts";
 import { type ScaledPower, scaledWatts } from "./command-mode.ts";
 import type { ControlBase } from "./control-schedule.ts";
@@ -69,16 +70,20 @@ export const EXPORT_LIMIT_ON = 1;
 /** scheduleType 2: real-time switching of the current system operation mode. */
 export const REAL_TIME_MODE = 2;
 /** systemModeFilter 4: emergency backup — keeps the battery full from PV and from the grid. */
-export const CHARGE_FROM_GRID_MODE = 4;
+export const CHARGE_FROM_GRID_MODE = 4 satisfies EnumValue<"systemModeFilter">;
+/**
+ * systemModeFilter 3: full power feed — the battery discharges at the discharge current, the house
+ * load is served first and the rest goes to the grid (spec §4's "export" mode), still capped at the
+ * meter by the anti-backflow limit when that is on.
+ */
+export const FULL_POWER_FEED_MODE = 3 satisfies EnumValue<"systemModeFilter">;
 /** Device commands of spec §4's enumeration (deviceCommand): 0 power on, 1 power off. */
 export const POWER_COMMANDS = { on: 0, off: 1 } as const;
 
 /** Why a control field is not carried out on a product (told to the utility as a partial opt-out). */
 export type NotApplicableReason =
-  /** Neither product can push battery power into the grid on demand: no mode discharges beyond the house load. */
-  | "noForcedDischarge"
   /** The battery's voltage is not known yet (no reading), so a power cannot become a current. */
-  | "batteryVoltageUnknown";
+  "batteryVoltageUnknown";
 
 export interface ControlTarget {
   /** Setting key → value (engineering units) the device must hold while the control is active. */
@@ -125,8 +130,12 @@ function storageTargetW(base: ControlBase, ratedW: number): number | undefined {
  * - opModLoadLimW → the charge current. opModImpLimW → the charge current too: the house's own load
  *   is not the inverter's to limit, so what the console can hold back is the battery charging
  *   from the grid — it never draws more than the import limit.
- * - storage target / opModFixedW: charging → charge-from-grid mode with the charge current at the
- *   target; zero → battery idle (both currents 0); discharging → not applicable (see reasons).
+ * - storage target / opModFixedW: charging → charge-from-grid mode (4) with the charge current at
+ *   the target; zero → battery idle (both currents 0); discharging → full power feed mode (3) with
+ *   the discharge current at the target (or the generation limit, the tighter). The battery then
+ *   feeds the house first and exports the rest; an export limit given beside it stays held by the
+ *   anti-backflow setting, so the grid never sees more than opModExpLimW (CSIP-AUS STO-03). Both
+ *   directions are real-time mode switches, so the hourly schedule does not override them.
  * - opModEnergize / opModConnect false → power off (command); the products have no separate
  *   galvanic disconnect, so both mean the same.
  * - setGradW → the power setting adjustment rate (hundredths of %/s → %/s). A control's own
@@ -156,19 +165,19 @@ export function controlTarget(device: ControlDevice, base: ControlBase): Control
 
   const stored = storageTargetW(base, device.ratedW);
   const storageField: (keyof ControlBase)[] = base.opModStorageTargetW ? ["opModStorageTargetW"] : ["opModFixedW"];
-  if (stored !== undefined && stored > 0) cannot(storageField, "noForcedDischarge");
   const charging = stored !== undefined && stored <= 0 ? -stored : undefined;
+  const discharging = stored !== undefined && stored >= 0 ? stored : undefined;
   const chargeW = least(watts(base.opModLoadLimW), watts(base.opModImpLimW), charging);
-  const dischargeW = least(genW, stored === 0 ? 0 : undefined);
+  const dischargeW = least(genW, discharging);
   const currentFields: (keyof ControlBase)[] = ["opModLoadLimW", "opModImpLimW", "opModGenLimW"];
   if (device.batteryV === null || device.batteryV <= 0) {
-    cannot(stored !== undefined && stored <= 0 ? [...currentFields, ...storageField] : currentFields, "batteryVoltageUnknown");
+    cannot(stored !== undefined ? [...currentFields, ...storageField] : currentFields, "batteryVoltageUnknown");
   } else {
     if (chargeW !== undefined) target.settings[ids.chargeA] = registerValue(ids.chargeA, amps(chargeW) as number);
     if (dischargeW !== undefined) target.settings[ids.dischargeA] = registerValue(ids.dischargeA, amps(dischargeW) as number);
-    if (stored !== undefined && stored < 0) {
+    if (stored !== undefined && stored !== 0) {
       target.settings[ids.scheduleType] = REAL_TIME_MODE;
-      target.settings[ids.mode] = CHARGE_FROM_GRID_MODE;
+      target.settings[ids.mode] = stored < 0 ? CHARGE_FROM_GRID_MODE : FULL_POWER_FEED_MODE;
     }
   }
 

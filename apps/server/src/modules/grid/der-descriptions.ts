@@ -28,8 +28,11 @@ const COMBINED_PV_STORAGE = 83;
 const MODES_SUPPORTED = (0b1000_1111).toString(16).toUpperCase().padStart(8, "0");
 /** CSIP-AUS doeModesSupported: ExpLimW, ImpLimW, GenLimW, LoadLimW. */
 const DOE_MODES = "0F";
-/** CSIP-AUS v1.3 vppModesSupported: bit0 opModStorageTargetW, which the console does not act on. */
-const VPP_MODES = "00";
+/**
+ * CSIP-AUS v1.3 vppModesSupported: bit0 opModStorageTargetW, acted on both ways (charge from the
+ * grid, or full power feed mode at the discharge current; domain control-mappings).
+ */
+const VPP_MODES = "01";
 /**
  * AS/NZS 4777.2 asks inverters for reactive power down to a 0.8 power factor either way: 60 % of
  * the rated apparent power as var, delivered or received. The console reads no reactive ratings,

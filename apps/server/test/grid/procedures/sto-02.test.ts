@@ -59,7 +59,10 @@ describe("STO-02 Capabilities and settings - storage", () => {
       "vppModesEnabled",
     ]);
     const put = p.run.completed.find((s) => s.step === "PUT-DERSETTINGS")?.request;
-    expect(put?.body).toMatch(/vppModesEnabled>00</);
+    // bit0: the storage target (opModStorageTargetW) is acted on, charging and discharging.
+    expect(put?.body).toMatch(/vppModesEnabled>01</);
+    const cap = p.run.completed.find((s) => s.step === "PUT-DERCAPABILITY")?.request;
+    expect(cap?.body).toMatch(/vppModesSupported>01</);
     expect(put?.body).toMatch(/<setMinPFOverExcited>\s*<displacement>80<\/displacement>\s*<multiplier>-2<\/multiplier>/);
   });
 });
