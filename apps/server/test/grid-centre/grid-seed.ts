@@ -26,12 +26,23 @@ export async function insertExchange(
   );
 }
 
-export async function insertCommands(db: Db, siteId: number, modes: number[]) {
+/**
+ * Event commands of the given modes: applied (started at the site) unless `applied` is false,
+ * as for events received and not yet started, or cancelled before their start.
+ */
+export async function insertCommands(db: Db, siteId: number, modes: number[], applied = true) {
   for (const [i, mode] of modes.entries())
     await db.query(
       `INSERT INTO grid_command (tenant_id, site_id, mrid, program_mrid, primacy, kind, mode, start_at, duration_s, event_status,
-                                 response_status, received_at)
-       VALUES (1, $1, $2, 'PROG0001', 1, 1, $3, '2026-11-01T00:00:00Z', 1800, 1, 2, $4)`,
-      [siteId, `MRID${siteId}X${i}`, mode, `2026-11-0${1 + (i % 9)}T0${i % 10}:00:00Z`],
+                                 response_status, received_at, applied_at)
+       VALUES (1, $1, $2, 'PROG0001', 1, 1, $3, '2026-11-01T00:00:00Z', 1800, 1, $5, $4, CASE WHEN $6 THEN timestamptz '2026-11-01T00:00:00Z' END)`,
+      [
+        siteId,
+        `MRID${siteId}${applied ? "A" : "R"}${i}`,
+        mode,
+        `2026-11-0${1 + (i % 9)}T0${i % 10}:00:00Z`,
+        applied ? 2 : 1,
+        applied,
+      ],
     );
 }

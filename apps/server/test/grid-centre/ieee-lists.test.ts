@@ -57,6 +57,8 @@ beforeAll(async () => {
     sites.set(key, (await insertSite(t.db, dev(key), { registeredState: state, lastCommandAt: "2026-11-02T00:00:00Z" })).id);
   const site = sites.get("dev-1a") as number;
   await insertCommands(t.db, site, [0, 1, 1, 2, 3, 3, 3]);
+  // Received, not yet in force: listed, not counted.
+  await insertCommands(t.db, sites.get("dev-1b") as number, [0, 3], false);
   await insertCommands(t.db, sites.get("dev-2a") as number, [2]);
   await insertExchange(t.db, site, {
     direction: 1,
@@ -95,7 +97,7 @@ type Site = { id: number; sn: string; nmi: string; lfdi: string; gridCompany: st
 >;
 
 describe("the IEEE device list", () => {
-  it("shows each site with its device's NMI and grid company, its LFDI, state and mode counts", async () => {
+  it("shows each site with its device's NMI and grid company, its LFDI, state and the counts of controls applied by mode", async () => {
     const answer = await as("admin")<Page<Site>>("/admin/ieee/page?size=50");
     expect(answer.status).toBe(200);
     expect(answer.body.data.records.map((r) => r.sn).sort()).toEqual(["dev-1a", "dev-1b", "dev-2a"]);
@@ -194,7 +196,7 @@ describe("a device's documents and commands", () => {
       eventStatus: 1,
       responseStatus: 2,
     });
-    expect((await as("admin")<Page<unknown>>("/admin/ieee/command/page?size=50")).body.data.total).toBe(8);
+    expect((await as("admin")<Page<unknown>>("/admin/ieee/command/page?size=50")).body.data.total).toBe(10);
   });
 
   it("exports received and sent documents with the XML, in the caller's language", async () => {

@@ -118,6 +118,14 @@ describe("grid client: controls and responses", () => {
     expect(site[0]?.at).toBeInstanceOf(Date);
   });
 
+  it("counts as applied the events that started, not the one cancelled before its start", async () => {
+    const { rows } = await world.db.query<{ mrid: string; applied: boolean }>(
+      "SELECT mrid, applied_at IS NOT NULL AS applied FROM grid_command",
+    );
+    const applied = (mrid: string) => rows.find((r) => r.mrid === mrid)?.applied;
+    expect([applied(runMrid), applied(lowMrid), applied(cancelMrid)]).toEqual([true, true, false]);
+  });
+
   it("records the responses it sent as DERControlResponse documents", async () => {
     const { rows } = await world.db.query<{ body: string }>(
       "SELECT body FROM grid_exchange WHERE direction = 2 AND resource = 'DERControlResponse' ORDER BY id",

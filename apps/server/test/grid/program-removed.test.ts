@@ -52,11 +52,13 @@ describe("grid client: a program removed from a site", () => {
     expect(last?.active?.source).toMatchObject({ kind: "default", primacy: 5 });
     expect(last?.active?.control.opModExpLimW).toEqual({ value: 5, multiplier: 3 });
     expect(last?.at).toBeLessThan(urgentEnd);
-    const { rows } = await world.db.query<{ mrid: string; retired: boolean }>(
-      "SELECT mrid, retired_at IS NOT NULL AS retired FROM grid_command ORDER BY id",
+    const { rows } = await world.db.query<{ mrid: string; retired: boolean; applied: boolean }>(
+      "SELECT mrid, retired_at IS NOT NULL AS retired, applied_at IS NOT NULL AS applied FROM grid_command ORDER BY id",
     );
     expect(rows.find((r) => r.mrid === urgentMrid)?.retired).toBe(true);
     expect(rows.find((r) => r.mrid === baseDefaultMrid)?.retired).toBe(false);
+    // The default in force counts among the site's applied controls (the centre's mode counts).
+    expect(rows.find((r) => r.mrid === baseDefaultMrid)?.applied).toBe(true);
   });
 
   it("sends the removed program's event no more responses, not even completed at its end", async () => {

@@ -43,12 +43,13 @@ export const SITE_SELECT = sql.raw(`d.id AS device_id, s.id AS site_id, d.sn, d.
   s.registered_state, s.failure, d.online_status, d.country_code, s.last_command_at, s.last_poll_at, s.created_at, s.updated_at,
   coalesce(mc.regular, 0) AS regular, coalesce(mc.sell, 0) AS sell, coalesce(mc.emergency, 0) AS emergency,
   coalesce(mc.pure_pv, 0) AS pure_pv, s.active_control, s.active_source, s.active_since, s.active_until`);
-// The mode counts of one page's sites only: a lateral count per site, over grid_command_site_idx.
+// The mode counts of one page's sites only: a lateral count per site, over grid_command_site_idx,
+// of the controls applied at the site (migration 0320), not every one received.
 export const SITE_FROM = sql.raw(`grid_site s JOIN device d ON d.id = s.device_id AND d.deleted_at IS NULL
   LEFT JOIN LATERAL (
     SELECT count(*) FILTER (WHERE c.mode = ${M.regular})::int AS regular, count(*) FILTER (WHERE c.mode = ${M.sell})::int AS sell,
            count(*) FILTER (WHERE c.mode = ${M.emergency})::int AS emergency, count(*) FILTER (WHERE c.mode = ${M.purePv})::int AS pure_pv
-      FROM grid_command c WHERE c.site_id = s.id) mc ON TRUE`);
+      FROM grid_command c WHERE c.site_id = s.id AND c.applied_at IS NOT NULL) mc ON TRUE`);
 /** The count needs neither the mode counts nor more than the scope's join. */
 export const SITE_COUNT_FROM = sql.raw("grid_site s JOIN device d ON d.id = s.device_id AND d.deleted_at IS NULL");
 export const SITE_SORT = {

@@ -7,6 +7,7 @@ import {
   type ScheduleDefault,
   type ScheduleEvent,
 } from "@ess/domain";
+import { RESPONSE_STATUS } from "@ess/sep2";
 import type { Db } from "../../db/db.ts";
 
 /** grid_site, grid_exchange and grid_command as the aggregator client reads and writes them. */
@@ -171,6 +172,13 @@ export function createGridRepository(db: Db) {
         `UPDATE grid_site SET active_control = $2, active_source = $3, active_since = $4, active_until = $5 WHERE id = $1`,
         [siteId, active && JSON.stringify(active.control), active && JSON.stringify(active.source), since, until],
       );
+      // The control in force counts as applied at the site (the centre's mode counts, migration 0320).
+      if (active)
+        await db.query("UPDATE grid_command SET applied_at = $3 WHERE site_id = $1 AND mrid = $2 AND applied_at IS NULL", [
+          siteId,
+          active.source.mrid,
+          since,
+        ]);
     },
 
     /** The device's site, made with the given identity the first time. */
@@ -252,7 +260,11 @@ export function createGridRepository(db: Db) {
     },
 
     async responded(commandId: number, siteId: number, status: number, at: Date): Promise<void> {
-      await db.query(`UPDATE grid_command SET response_status = $2, updated_at = $3 WHERE id = $1`, [commandId, status, at]);
+      // Answered started: the event took effect at the site (the centre's mode counts, migration 0320).
+      await db.query(
+        "UPDATE grid_command SET response_status = $2, updated_at = $3, applied_at = coalesce(applied_at, $4) WHERE id = $1",
+        [commandId, status, at, status === RESPONSE_STATUS.started ? at : null],
+      );
       await db.query(`UPDATE grid_site SET last_command_at = $2, updated_at = now() WHERE id = $1`, [siteId, at]);
     },
   };
