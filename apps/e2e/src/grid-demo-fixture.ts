@@ -63,5 +63,5 @@ export async function startGridDemo(count: number) {
     nmi: demoNmi(index),
     lfdi: siteIdentity(utility.aggregatorLfdi, demoSerial(index), GRID_IDENTITY_DEFAULTS.pen).lfdi,
   }));
-  return { url: console_.url, sites, stop };
+  return { url: console_.url, sites, stop, controlUrl: utility.controlUrl };
 }

@@ -109,6 +109,7 @@ export const READ_SAMPLES: Record<string, (w: ReadWorld) => ChangeRequest & { pa
   "alarm.page": (w) => ({ query: { deviceId: String(w.device.id), sn: w.device.sn } }),
   "ieee.receivePage": (w) => ({ query: { sn: w.device.sn } }),
   "ieee.sendPage": (w) => ({ query: { deviceId: String(w.device.id) } }),
+  "ieee.responsePage": (w) => ({ query: { sn: w.device.sn } }),
   "ieee.receiveExport": (w) => ({ params: { sn: w.device.sn } }),
   "ieee.sendExport": (w) => ({ params: { sn: w.device.sn } }),
   "ieee.commandPage": (w) => ({ query: { sn: w.device.sn } }),

@@ -97,6 +97,7 @@ export const SAMPLES: Record<string, Sample> = {
   "ieee.receivePage": { refs: { device: (deviceId) => ({ query: { deviceId } }) } },
   "ieee.sendPage": { refs: { device: (deviceId) => ({ query: { deviceId } }) } },
   "ieee.commandPage": { refs: { device: (deviceId) => ({ query: { deviceId } }) } },
+  "ieee.responsePage": { refs: { device: (deviceId) => ({ query: { deviceId } }) } },
   "ieee.commandExport": { refs: { device: (deviceId) => ({ query: { deviceId } }) } },
   "ieee.receiveExport": { refs: { device: (deviceId) => ({ params: { sn: snOf(deviceId) } }) } },
   "ieee.sendExport": { refs: { device: (deviceId) => ({ params: { sn: snOf(deviceId) } }) } },

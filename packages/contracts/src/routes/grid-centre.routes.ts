@@ -99,6 +99,23 @@ export const ieeeCommandRecord = z.object({
 });
 export type IeeeCommandRecord = z.infer<typeof ieeeCommandRecord>;
 
+/**
+ * One response the console posted to the utility for a site's event control (the response trail):
+ * the control's mRID and program, the response status (IEEE 2030.5 ResponseStatus: received 1,
+ * started 2, completed 3, cancelled 6, superseded 7, refusals 4, 252–254), when it was posted, the
+ * utility's HTTP answer (null: none came) and its outcome (GRID_RESPONSE_OUTCOMES).
+ */
+export const ieeeResponseRecord = z.object({
+  id: z.number().int(),
+  time: instant,
+  mrid: z.string(),
+  programMrid: z.string().nullable(),
+  status: z.number().int().nullable(),
+  httpStatus: z.number().int().nullable(),
+  outcome: z.number().int(),
+});
+export type IeeeResponseRecord = z.infer<typeof ieeeResponseRecord>;
+
 const registeredStates = Object.values(GRID_REGISTRATION_STATES) as number[];
 const ieeeFilters = {
   sn: textFilter,
@@ -127,6 +144,8 @@ const exchangeQuery = listQuery(["time"], exchangeFilters).refine(namesDevice, {
 const exchangeExportQuery = z.object({ resource: textFilter, from: timeFilter, to: timeFilter });
 const commandFilters = { ...oneDevice, from: timeFilter, to: timeFilter };
 const commandQuery = listQuery(["receivedTime", "startTime"], commandFilters);
+
+const responseQuery = listQuery(["time"], oneDevice).refine(namesDevice, { message: "validation:required", path: ["sn"] });
 
 const snParams = z.object({ sn: serial() });
 const deviceSn = serial().meta({ label: "fields:deviceSn" });
@@ -196,6 +215,17 @@ export const ieeeRoutes = {
     access: { permission: "grid.view" },
     query: commandQuery,
     data: pageOf(ieeeCommandRecord),
+    scope: perDevice,
+  }),
+  responsePage: defineRoute({
+    method: "GET",
+    path: "/admin/ieee/response/page",
+    summary:
+      "The responses the console posted to the utility for a device's site's controls, newest first, each with its outcome",
+    tags: ["grid"],
+    access: { permission: "grid.view" },
+    query: responseQuery,
+    data: pageOf(ieeeResponseRecord),
     scope: perDevice,
   }),
   receiveExport: defineRoute({

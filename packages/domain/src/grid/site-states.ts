@@ -28,3 +28,11 @@ export type GridCommandMode = (typeof GRID_COMMAND_MODES)[keyof typeof GRID_COMM
 
 /** Days the exchanged XML documents are kept. */
 export const GRID_EXCHANGE_RETENTION_DAYS = 30;
+
+/**
+ * What became of one response the console posted to the utility (the centre's response trail):
+ * accepted (a 2xx answer); not accepted and sent again since, with a later attempt accepted; or
+ * not accepted yet — the console keeps posting it until the utility takes it (CSIP-AUS ALL-23).
+ */
+export const GRID_RESPONSE_OUTCOMES = { accepted: 1, resent: 2, retrying: 3 } as const;
+export type GridResponseOutcome = (typeof GRID_RESPONSE_OUTCOMES)[keyof typeof GRID_RESPONSE_OUTCOMES];

@@ -30,6 +30,14 @@ import {
   toSiteRecord,
 } from "./grid-centre.repository.ts";
 import { registerPowerGridRoutes } from "./power-grid.routes.ts";
+import {
+  RESPONSE_FROM,
+  RESPONSE_SELECT,
+  RESPONSE_SORT,
+  type ResponseRow,
+  responseWhere,
+  toResponseRecord,
+} from "./response-trail.ts";
 
 const EXPORT_LIMIT = 10_000;
 
@@ -69,6 +77,21 @@ export function registerGridCentreRoutes(app: FastifyInstance, deps: { db: Db })
         toExchangeRecord,
       );
     });
+
+  bindRoute(app, API.ieee.responsePage, async ({ auth, input }) => {
+    const device = await deviceInScope(db, dataScope(auth).devices("d"), input.query);
+    return fetchPage<ResponseRow, ReturnType<typeof toResponseRecord>>(
+      db,
+      {
+        select: RESPONSE_SELECT,
+        from: RESPONSE_FROM,
+        where: responseWhere(device.site_id),
+        order: orderBy(input.query, RESPONSE_SORT, "x.at"),
+      },
+      input.query,
+      toResponseRecord,
+    );
+  });
 
   /** The device the command records are narrowed to, when the query names one. */
   const commandDevice = async (

@@ -5,6 +5,7 @@ import { API } from "../../../api/api.ts";
 import { call } from "../../../api/client.ts";
 import { defineCrud, type OptionSource } from "../../../ui/crud/index.ts";
 import { activeControlText } from "../components/active-control.tsx";
+import { ControlsDrawer } from "../components/controls-drawer.tsx";
 import { IeeeDrawer } from "../components/ieee-drawer.tsx";
 import { ieeeCommandsCrud } from "./ieee-commands.crud.tsx";
 import { ieeeExchangesCrud } from "./ieee-exchanges.crud.tsx";
@@ -19,7 +20,8 @@ const networks: OptionSource = {
 /**
  * The IEEE device management centre (spec §2, §3 IEEE device): each grid site with its device's
  * NMI and grid company, LFDI, registration and online state, the modes its commands asked for and
- * the control in force now (what it asks, until when, from which program);
+ * the control in force now (what it asks, until when, from which program) and, a click away, the
+ * response trail of its controls;
  * from a row, the documents received and sent and the command records, each exportable after a
  * confirmation (spec §8). NMI and grid company are edited for Australian devices only.
  */
@@ -100,6 +102,11 @@ export const ieeeDevicesCrud = defineCrud<IeeeDeviceRecord>({
       ),
     },
     {
+      key: "controls",
+      label: "gridCentre:actions.controls",
+      panel: (r, close) => <ControlsDrawer site={r} onClose={close} />,
+    },
+    {
       key: "editGrid",
       label: "gridCentre:actions.editGrid",
       permission: "grid.edit",
@@ -120,6 +127,6 @@ export const ieeeDevicesCrud = defineCrud<IeeeDeviceRecord>({
       },
     },
   ],
-  rowButtons: ["received", "sent", "commands", "editGrid"],
-  actionsWidth: 360,
+  rowButtons: ["controls", "received", "sent", "commands", "editGrid"],
+  actionsWidth: 440,
 });
