@@ -20,15 +20,15 @@ const SEEN_WRITE_INTERVAL_MS = 30_000;
  * is the broker: what reaches it is heard. On an external broker (`listening` set) the console can
  * be deaf while connected — its subscriptions lost — so a device counts as silent only against
  * the fleet: nothing from it for `offlineAfterS` before the newest message from any device (the
- * newest last-seen time, written by every process).
- *
- * A device's last-seen time (last-seen.ts): readings keep it in their latest-state row, in the
- * batch that stores them; presence writes it on the device row only for what arrives outside
- * readings, and with each online transition. A deaf console hears no device, so none is
+ * newest last-seen time, written by every process). A deaf console hears no device, so none is
  * marked offline as if the fleet had gone quiet. While the ingest watchdog reports a stall, silence
  * also counts from its re-subscription: if that does not bring messages back, the devices end
  * offline `offlineAfterS` later instead of staying online for good (a lone device that died
  * without a last will ends the same way).
+ *
+ * A device's last-seen time (last-seen.ts): readings keep it in their latest-state row, in the
+ * batch that stores them; presence writes it on the device row only for what arrives outside
+ * readings, and with each online transition.
  */
 export function createPresence(deps: {
   db: Db;
