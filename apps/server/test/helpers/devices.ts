@@ -36,13 +36,3 @@ export function testBrokers(): { name: string; env: Record<string, string> }[] {
 
 /** One broker, for files whose subject is not the broker: the external one when TEST_MQTT_URL is set, else the embedded one. */
 export const testBroker = () => testBrokers().slice(-1);
-
-/**
- * Makes devices last heard `ago` (an interval: '5 minutes') as if nothing arrived since: both
- * places a last-seen time is kept (src/modules/telemetry/last-seen.ts), the device row and the
- * latest-state row its readings write.
- */
-export async function heardLast(db: Queryable, deviceIds: number[], ago: string): Promise<void> {
-  await db.query("UPDATE device SET last_seen_at = now() - $2::interval WHERE id = ANY($1::bigint[])", [deviceIds, ago]);
-  await db.query("UPDATE device_latest SET seen_at = now() - $2::interval WHERE device_id = ANY($1::bigint[])", [deviceIds, ago]);
-}

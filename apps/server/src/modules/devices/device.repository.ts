@@ -4,10 +4,6 @@ import type { Queryable } from "../../db/db.ts";
 import { containsPattern, first, type Sql, sql } from "../../db/sql.ts";
 import { activeOf, type SiteRow } from "../grid-centre/grid-centre.repository.ts";
 import { type DataScope, devicesOfOrganisations } from "../scope/data-scope.ts";
-import { lastSeenJoined } from "../telemetry/last-seen.ts";
-
-// The device's last-seen time (telemetry/last-seen.ts), from the latest-state row DEVICE_FROM joins.
-const LAST_SEEN = lastSeenJoined("d", "dl");
 
 export interface DeviceRow {
   id: number;
@@ -70,21 +66,20 @@ export const DEVICE_SELECT = sql.raw(
    d.shown_rated_power AS rated_power, d.load_capacity, d.nmi, d.grid_company,
    d.remarks, d.dongle_version, d.mcu_version, d.dsp_version, d.battery_version, d.org_id, so.name AS org_name,
    d.installer_org_id, io.name AS installer_name, d.owner_user_id, ou.username AS owner_name, d.user_bound_at,
-   d.installed_at, ${LAST_SEEN} AS last_seen_at, d.created_at, d.model AS registered_model, d.rated_power AS registered_rated_power,
+   d.installed_at, d.last_seen_at, d.created_at, d.model AS registered_model, d.rated_power AS registered_rated_power,
    d.country_code AS registered_country_code, d.reported_model, d.reported_rated_power, d.reported_country_code,
    d.identity_reported_at, d.vpp_controlled, gs.active_control, gs.active_source, gs.active_since, gs.active_until`,
 );
 export const DEVICE_FROM = sql.raw(
   `device d LEFT JOIN organisation so ON so.id = d.org_id LEFT JOIN organisation io ON io.id = d.installer_org_id
-   LEFT JOIN sys_user ou ON ou.id = d.owner_user_id LEFT JOIN grid_site gs ON gs.device_id = d.id
-   LEFT JOIN device_latest dl ON dl.device_id = d.id`,
+   LEFT JOIN sys_user ou ON ou.id = d.owner_user_id LEFT JOIN grid_site gs ON gs.device_id = d.id`,
 );
 export const DEVICE_SORT_COLUMNS = {
   id: "d.id",
   sn: "d.sn",
   name: "d.name",
   createTime: "d.created_at",
-  lastSeenAt: LAST_SEEN,
+  lastSeenAt: "d.last_seen_at",
   ratedPower: "d.shown_rated_power",
   onlineStatus: "d.online_status",
 };

@@ -1,5 +1,4 @@
 import type { Queryable } from "../../db/db.ts";
-import { lastSeenOf } from "../telemetry/last-seen.ts";
 import type { WriteRow } from "./write-records.repository.ts";
 
 const RETURNING = `RETURNING w.id, w.tenant_id, w.device_id, w.bulk_id, w.kind, w.changes, w.command, w.state, w.refusal,
@@ -53,7 +52,7 @@ export async function devicesToResume(
     `SELECT DISTINCT d.id, d.sn FROM device_write w
        JOIN device d ON d.id = w.device_id
        LEFT JOIN device_bulk_operation b ON b.id = w.bulk_id
-      WHERE w.state = 'queued' AND d.online_status <> 0 AND d.deleted_at IS NULL AND ${lastSeenOf("d")} >= $3
+      WHERE w.state = 'queued' AND d.online_status <> 0 AND d.deleted_at IS NULL AND d.last_seen_at >= $3
         AND w.created_at < now() - make_interval(secs => $2::float8 / 1000)
         AND (w.bulk_id IS NULL OR ${UNHELD})
         AND NOT EXISTS (SELECT 1 FROM device_write s WHERE s.device_id = w.device_id AND s.state = 'sent')

@@ -3,7 +3,6 @@ import { run, sql } from "../../db/sql.ts";
 import { notFound } from "../../http/errors.ts";
 import type { AuthContext } from "../auth/auth.context.ts";
 import { dataScope } from "../scope/data-scope.ts";
-import { lastSeenOf } from "./last-seen.ts";
 
 export interface ScopedDevice {
   id: number;
@@ -27,8 +26,8 @@ export interface ScopedDeviceRow {
   online_status: 0 | 1 | 2;
   last_seen_at: Date | null;
 }
-export const SCOPED_DEVICE_COLUMNS = `d.id, d.sn, d.name, d.tenant_id, d.time_zone, d.phase_type, d.online_status,
-  ${lastSeenOf("d")} AS last_seen_at`;
+export const SCOPED_DEVICE_COLUMNS =
+  "d.id, d.sn, d.name, d.tenant_id, d.time_zone, d.phase_type, d.online_status, d.last_seen_at";
 
 export const scopedDevice = (r: ScopedDeviceRow): ScopedDevice => ({
   id: r.id,

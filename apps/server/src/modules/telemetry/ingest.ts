@@ -64,11 +64,8 @@ function decodeIdentity(frame: ReturnType<typeof decodeFrame>, product: "single"
 export class IngestStoppedError extends Error {}
 
 export interface IngestListener {
-  /**
-   * Devices heard from in a batch: `reporting` those with a reading being stored (their last-seen
-   * time goes with it into the latest state), `seen` the others (only refused frames).
-   */
-  seen?(devices: { seen: DeviceRef[]; reporting: DeviceRef[] }): void;
+  /** Devices heard from in a batch (valid frames or not). */
+  seen?(devices: DeviceRef[]): void;
   /** Frames committed (not counting duplicates' effects), after the commit; `batchId` names the batch's notes. */
   committed?(frames: readonly StoredFrame[], committedAt: number, batchId: string): void;
 }
@@ -165,13 +162,7 @@ export function createTelemetryIngest(deps: {
         refuse(p, "undecodable", { reason: error.message });
       }
     }
-    if (deps.listener?.seen) {
-      const reporting = new Map(accepted.map((f) => [f.device.id, f.device]));
-      deps.listener.seen({
-        seen: [...heard.values()].filter((d) => !reporting.has(d.id)),
-        reporting: [...reporting.values()],
-      });
-    }
+    deps.listener?.seen?.([...heard.values()]);
     if (accepted.length === 0) return;
     await deps.partitions.ensure(new Set(accepted.map((f) => utcDay(f.ts))));
     const started = performance.now();

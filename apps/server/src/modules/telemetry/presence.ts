@@ -1,13 +1,11 @@
 import type { Db } from "../../db/db.ts";
-import { FLEET_LAST_SEEN, lastSeenOf } from "./last-seen.ts";
 import type { Log } from "./log.ts";
 
 export type OnlineStatus = 0 | 1 | 2;
 export type OnlineReason = "message" | "will" | "timeout" | "upgrade";
 
-// A device heard from outside readings keeps its last-seen time at most this stale, so it costs one
-// write per device per interval rather than per message. A reporting device's online status is
-// checked as often (another process's sweep may have turned it offline), without a write.
+// A device heard from keeps its last-seen time at most this stale, so a fleet reporting every
+// 10 s costs one write per device per interval rather than per frame.
 const SEEN_WRITE_INTERVAL_MS = 30_000;
 
 /**
@@ -20,15 +18,11 @@ const SEEN_WRITE_INTERVAL_MS = 30_000;
  * is the broker: what reaches it is heard. On an external broker (`listening` set) the console can
  * be deaf while connected — its subscriptions lost — so a device counts as silent only against
  * the fleet: nothing from it for `offlineAfterS` before the newest message from any device (the
- * newest last-seen time, written by every process). A deaf console hears no device, so none is
+ * newest `last_seen_at`, written by every process). A deaf console hears no device, so none is
  * marked offline as if the fleet had gone quiet. While the ingest watchdog reports a stall, silence
  * also counts from its re-subscription: if that does not bring messages back, the devices end
  * offline `offlineAfterS` later instead of staying online for good (a lone device that died
  * without a last will ends the same way).
- *
- * A device's last-seen time (last-seen.ts): readings keep it in their latest-state row, in the
- * batch that stores them; presence writes it on the device row only for what arrives outside
- * readings, and with each online transition.
  */
 export function createPresence(deps: {
   db: Db;
@@ -42,7 +36,6 @@ export function createPresence(deps: {
   const written = new Map<number, number>();
   const believed = new Map<number, OnlineStatus>();
   const seen = new Set<number>();
-  const reporting = new Set<number>();
   const timers: NodeJS.Timeout[] = [];
 
   const changed = (ids: number[], status: OnlineStatus, at: number) => {
@@ -50,24 +43,14 @@ export function createPresence(deps: {
     if (ids.length > 0) deps.onChange?.(ids, status, at);
   };
 
-  /**
-   * Writes what was heard: the last-seen time of devices heard outside readings, and for any device
-   * heard its turning online (and installation date). A reporting device already online is only
-   * read, neither locked nor written: its last-seen time is in its latest-state row.
-   */
   async function flushSeen(now = Date.now()): Promise<void> {
-    if (seen.size === 0 && reporting.size === 0) return;
-    const ids = [...new Set([...seen, ...reporting])];
-    const outside = [...seen];
+    if (seen.size === 0) return;
+    const ids = [...seen];
     seen.clear();
-    reporting.clear();
     const at = new Date(now);
     const { rows } = await deps.db.query<{ device_id: number }>(
       `WITH prev AS (
-         SELECT id, online_status FROM device
-          WHERE id = ANY($1::bigint[]) AND deleted_at IS NULL
-            AND (id = ANY($3::bigint[]) OR online_status = 0 OR installed_at IS NULL)
-            FOR UPDATE),
+         SELECT id, online_status FROM device WHERE id = ANY($1::bigint[]) AND deleted_at IS NULL FOR UPDATE),
        upd AS (
          UPDATE device d SET last_seen_at = $2,
                 -- A device without an installation date gets its first connection's (spec §3 Device).
@@ -79,7 +62,7 @@ export function createPresence(deps: {
        INSERT INTO device_online_log (device_id, at, status, reason)
        SELECT id, $2, 1, 'message' FROM upd WHERE was = 0
        RETURNING device_id`,
-      [ids, at, outside],
+      [ids, at],
     );
     for (const id of ids) {
       written.set(id, now);
@@ -93,29 +76,19 @@ export function createPresence(deps: {
   }
 
   // What silence is measured against: now, or on an external broker the newest message heard.
-  const heard = deps.listening ? `least(now(), ${FLEET_LAST_SEEN})` : "now()";
-  const lastSeen = lastSeenOf("d");
-  // Silent past its time, given its last-seen time `seen` (the status and times as in sweep's $1–$3).
-  const silent = (seen: string) => {
-    const after = "make_interval(secs => CASE WHEN d.online_status = 2 THEN $2::float8 ELSE $1::float8 END)";
-    return `(${seen} < fleet.heard - ${after}
-             OR ($3::timestamptz IS NOT NULL AND greatest(${seen}, $3::timestamptz) < now() - ${after}))`;
-  };
+  const heard = deps.listening ? "(SELECT least(now(), max(last_seen_at)) FROM device WHERE deleted_at IS NULL)" : "now()";
 
   /** Devices silent past their time go offline; devices shown upgrading with nothing under way get their real status. */
   async function sweep(): Promise<void> {
-    // The silent devices are found through one join of the online devices with their latest-state
-    // rows; the update checks each again on its row as it is then (a last-seen time written meanwhile).
     const { rows } = await deps.db.query<{ device_id: number; at: Date }>(
       `WITH fleet AS (SELECT ${heard} AS heard),
-       silent AS (
-         SELECT d.id, l.seen_at FROM fleet, device d LEFT JOIN device_latest l ON l.device_id = d.id
-          WHERE d.deleted_at IS NULL AND d.online_status IN (1, 2) AND ${silent("greatest(d.last_seen_at, l.seen_at)")}),
        gone AS (
          UPDATE device d SET online_status = 0, online_changed_at = now()
-           FROM fleet, silent s
-          WHERE d.id = s.id AND d.deleted_at IS NULL AND d.online_status IN (1, 2)
-            AND ${silent("greatest(d.last_seen_at, s.seen_at)")}
+           FROM fleet
+          WHERE d.deleted_at IS NULL AND d.online_status IN (1, 2)
+            AND (d.last_seen_at < fleet.heard - make_interval(secs => CASE WHEN d.online_status = 2 THEN $2::float8 ELSE $1::float8 END)
+              OR ($3::timestamptz IS NOT NULL AND greatest(d.last_seen_at, $3::timestamptz)
+                    < now() - make_interval(secs => CASE WHEN d.online_status = 2 THEN $2::float8 ELSE $1::float8 END)))
          RETURNING d.id)
        INSERT INTO device_online_log (device_id, at, status, reason)
        SELECT id, now(), 0, 'timeout' FROM gone
@@ -146,7 +119,7 @@ export function createPresence(deps: {
     if (deviceIds?.length === 0) return [];
     const { rows } = await deps.db.query<{ device_id: number; status: OnlineStatus; at: Date }>(
       `WITH prev AS (
-         SELECT d.id, CASE WHEN ${lastSeen} >= now() - make_interval(secs => $2) THEN 1 ELSE 0 END AS real
+         SELECT d.id, CASE WHEN d.last_seen_at >= now() - make_interval(secs => $2) THEN 1 ELSE 0 END AS real
            FROM device d
           WHERE d.online_status = 2 AND d.deleted_at IS NULL AND ($1::bigint[] IS NULL OR d.id = ANY($1::bigint[]))
             AND NOT EXISTS (SELECT 1 FROM device_upgrade u
@@ -172,27 +145,17 @@ export function createPresence(deps: {
     return rows.map((r) => r.device_id);
   }
 
-  const due = (id: number, now: number) => {
-    const status = believed.get(id);
-    return status === undefined || status === 0 || now - (written.get(id) ?? 0) >= SEEN_WRITE_INTERVAL_MS;
-  };
-
   const guard = (what: string, fn: () => Promise<void>) => () =>
     void fn().catch((error) => deps.log.error({ err: error }, `presence: ${what} failed`));
 
   return {
-    /** Devices heard from outside readings; written at most every 30 s each, at once when not known online. */
+    /** Devices heard from; written at most every 30 s each, at once when not known online. */
     noteSeen(deviceIds: Iterable<number>) {
       const now = Date.now();
-      for (const id of deviceIds) if (due(id, now)) seen.add(id);
-    },
-    /**
-     * Devices whose readings are being stored: their last-seen time goes with them (last-seen.ts).
-     * Only their turning online is written here, checked at most every 30 s each.
-     */
-    noteReporting(deviceIds: Iterable<number>) {
-      const now = Date.now();
-      for (const id of deviceIds) if (due(id, now)) reporting.add(id);
+      for (const id of deviceIds) {
+        const status = believed.get(id);
+        if (status === undefined || status === 0 || now - (written.get(id) ?? 0) >= SEEN_WRITE_INTERVAL_MS) seen.add(id);
+      }
     },
     /** Sets a status now (a will, an upgrade starting or ending); returns the devices that changed. */
     async setStatus(deviceIds: number[], status: OnlineStatus, reason: OnlineReason): Promise<number[]> {

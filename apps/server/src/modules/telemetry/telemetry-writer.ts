@@ -55,25 +55,20 @@ const HISTORY_FALLBACK_SQL = `
     )}
   ON CONFLICT (device_id, ts) DO NOTHING`;
 
-// The latest-state pointers ($1–$5) and the batch's notes of readings not yet in the daily energy
-// and not yet applied to the alarms ($6–$8, see energy-rollup.ts and faults/alarm-detector.ts),
-// one statement: one round trip. The pointer (ts, seq, received_at) only moves forward; seen_at,
-// the device's last-seen time (last-seen.ts), moves with any reading received, older ones too.
+// The latest-state pointers ($1–$4) and the batch's notes of readings not yet in the daily energy
+// and not yet applied to the alarms ($5–$7, see energy-rollup.ts and faults/alarm-detector.ts),
+// one statement: one round trip.
 const LATEST_AND_PENDING_SQL = `
   WITH latest AS (
-    INSERT INTO device_latest AS l (device_id, ts, seq, received_at, seen_at)
-    SELECT device_id, to_timestamp(ts_ms / 1000.0), seq, to_timestamp(received_ms / 1000.0), to_timestamp(seen_ms / 1000.0)
-      FROM ${unnestOf(["int8", "float8", "int8", "float8", "float8"], ["device_id", "ts_ms", "seq", "received_ms", "seen_ms"])}
-    ON CONFLICT (device_id) DO UPDATE SET
-      ts = CASE WHEN l.ts < EXCLUDED.ts THEN EXCLUDED.ts ELSE l.ts END,
-      seq = CASE WHEN l.ts < EXCLUDED.ts THEN EXCLUDED.seq ELSE l.seq END,
-      received_at = CASE WHEN l.ts < EXCLUDED.ts THEN EXCLUDED.received_at ELSE l.received_at END,
-      seen_at = greatest(l.seen_at, EXCLUDED.seen_at)
-    WHERE l.ts < EXCLUDED.ts OR l.seen_at IS NULL OR l.seen_at < EXCLUDED.seen_at
+    INSERT INTO device_latest AS l (device_id, ts, seq, received_at)
+    SELECT device_id, to_timestamp(ts_ms / 1000.0), seq, to_timestamp(received_ms / 1000.0)
+      FROM ${unnestOf(["int8", "float8", "int8", "float8"], ["device_id", "ts_ms", "seq", "received_ms"])}
+    ON CONFLICT (device_id) DO UPDATE SET ts = EXCLUDED.ts, seq = EXCLUDED.seq, received_at = EXCLUDED.received_at
+    WHERE l.ts < EXCLUDED.ts
   ), alarms AS (
-    INSERT INTO alarm_detection_pending (id, device_ids, ts_ms) VALUES ($6, $7::int8[], $8::int8[])
+    INSERT INTO alarm_detection_pending (id, device_ids, ts_ms) VALUES ($5, $6::int8[], $7::int8[])
   )
-  INSERT INTO telemetry_rollup_pending (id, device_ids, ts_ms) VALUES ($6, $7::int8[], $8::int8[])`;
+  INSERT INTO telemetry_rollup_pending (id, device_ids, ts_ms) VALUES ($5, $6::int8[], $7::int8[])`;
 
 /** Column-wise parameter arrays of frames for the set-based history insert. */
 function historyColumns(frames: readonly StoredFrame[]): unknown[][] {
@@ -109,7 +104,7 @@ export class RepeatedReadingError extends Error {}
  * (the transaction is then lost); written again with `mayRepeat`, it goes through a set-based
  * insert that skips what is stored. No savepoint around the COPY: it cost two round trips and a
  * subtransaction per batch for the rare redelivery. Latest and daily merges only move forward,
- * so a repeated reading changes neither (but for the device's last-seen time: it was heard). Returns how many frames were already stored.
+ * so a repeated reading changes neither. Returns how many frames were already stored.
  */
 export async function writeFrames(
   tx: Tx,
@@ -131,14 +126,11 @@ export async function writeFrames(
     }
   }
   const newest = newestPerDevice(frames);
-  const seen = new Map<number, number>();
-  for (const f of frames) seen.set(f.device.id, Math.max(seen.get(f.device.id) ?? 0, f.receivedAt));
   await tx.query(LATEST_AND_PENDING_SQL, [
     numberArray(newest.map((f) => f.device.id)),
     numberArray(newest.map((f) => f.ts)),
     numberArray(newest.map((f) => f.seq)),
     numberArray(newest.map((f) => f.receivedAt)),
-    numberArray(newest.map((f) => seen.get(f.device.id) ?? f.receivedAt)),
     options.batchId,
     numberArray(frames.map((f) => f.device.id)),
     numberArray(frames.map((f) => f.ts)),

@@ -69,10 +69,7 @@ export async function startTelemetry(
     maxBatch: options.maxBatch,
     flushMs: options.flushMs,
     listener: {
-      seen: (devices) => {
-        presence.noteSeen(devices.seen.map((d) => d.id));
-        presence.noteReporting(devices.reporting.map((d) => d.id));
-      },
+      seen: (devices) => presence.noteSeen(devices.map((d) => d.id)),
       committed: (frames, at, batchId) => events.emit("frames", frames, at, batchId),
     },
   });
