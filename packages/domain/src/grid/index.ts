@@ -4,6 +4,7 @@ export * from "./command-mode.ts";
 export * from "./control-mappings.ts";
 export * from "./control-schedule.ts";
 export * from "./control-summary.ts";
+export * from "./control-validity.ts";
 export * from "./identity.ts";
 export * from "./nmi.ts";
 export * from "./site-states.ts";

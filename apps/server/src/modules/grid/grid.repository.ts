@@ -4,6 +4,7 @@ import {
   GRID_COMMAND_KINDS,
   GRID_REGISTRATION_STATES,
   type GridRegistrationState,
+  invalidControlFields,
   type ScheduleDefault,
   type ScheduleEvent,
 } from "@ess/domain";
@@ -141,6 +142,8 @@ export function createGridRepository(db: Db) {
       for (const { kind, creationTime, start, durationS, status, ...row } of rows) {
         const control = { mrid: row.mrid, programMrid: row.programMrid, primacy: row.primacy, control: row.control };
         if (kind === GRID_COMMAND_KINDS.default) defaults.push(control);
+        // An invalid event (answered 253) is not followed, whether or not its answer got through.
+        else if (invalidControlFields(row.control).length > 0) continue;
         // Controls stored before their creation time was kept count as the oldest.
         else
           events.push({

@@ -1,4 +1,4 @@
-import { commandMode, GRID_COMMAND_KINDS } from "@ess/domain";
+import { type ControlBase, commandMode, GRID_COMMAND_KINDS, invalidControlFields } from "@ess/domain";
 import { type DERControl, type DERProgram, RESPONSE_STATUS } from "@ess/sep2";
 import { dueResponse, OPEN_RESPONSES, span } from "./event-responses.ts";
 import type { CommandInput, CommandRow } from "./grid.repository.ts";
@@ -42,7 +42,14 @@ export async function pollPrograms(ctx: GridContext, site: Site): Promise<number
   try {
     // Acknowledged once every program is stored, so a utility going quiet mid-poll leaves the
     // site with its whole schedule rather than the controls before the first failed response.
-    for (const row of listed.unacknowledged) await respond(ctx, site, row, RESPONSE_STATUS.received);
+    // An event no site could follow as said is answered invalid instead (and never scheduled).
+    for (const row of listed.unacknowledged)
+      await respond(
+        ctx,
+        site,
+        row,
+        invalidControlFields(row.controls as ControlBase).length > 0 ? RESPONSE_STATUS.invalid : RESPONSE_STATUS.received,
+      );
     await retireUnlisted(ctx, site, listed);
     await settleEvents(ctx, site);
   } finally {
