@@ -73,6 +73,14 @@ describe("controlTarget, three-phase", () => {
     expect(controlTarget(three, { setGradW: 27 }).settings).toEqual({ TP_0X03_1030: 0.27 });
     expect(controlTarget(single, { setGradW: 50_000 }).settings).toEqual({ powerSettingAdjustmentRate: 100 });
   });
+  it("sets the ramp rate so that a full-scale move fits within the control's rampTms, which wins over setGradW", () => {
+    // 10 s for 100 %: 10 %/s; 30 s: 3.34 %/s (rounded up, never slower than asked).
+    expect(controlTarget(three, { rampTms: 1000, setGradW: 27 }).settings).toEqual({ TP_0X03_1030: 10 });
+    expect(controlTarget(single, { rampTms: 3000 }).settings).toEqual({ powerSettingAdjustmentRate: 3.34 });
+    // Faster than the register allows, or at once: its fastest rate.
+    expect(controlTarget(three, { rampTms: 50 }).settings).toEqual({ TP_0X03_1030: 100 });
+    expect(controlTarget(three, { rampTms: 0 }).settings).toEqual({ TP_0X03_1030: 100 });
+  });
   it("switches the device off when de-energised or disconnected, and leaves it when energised", () => {
     expect(controlTarget(three, { opModEnergize: false }).power).toBe("off");
     expect(controlTarget(three, { opModConnect: false }).power).toBe("off");

@@ -105,6 +105,15 @@ export function registerValue(id: string, value: number, max = Number.POSITIVE_I
   return Number(clamped.toFixed(6));
 }
 
+/** The adjustment rate (%/s) that moves the full rating within `rampTms` hundredths of a second. */
+function rampWithin(id: string, rampTms: number): number {
+  const r = getRegister(id);
+  if (!r) throw new Error(`unknown register ${id}`);
+  if (rampTms <= 0) return r.max;
+  const stepped = Math.ceil(10_000 / rampTms / r.scale - 1e-9) * r.scale;
+  return Number(Math.min(Math.max(stepped, r.min), r.max).toFixed(6));
+}
+
 const watts = (p: ScaledPower | undefined) => (p === undefined ? undefined : Math.max(0, scaledWatts(p)));
 const least = (...values: (number | undefined)[]) => {
   const known = values.filter((v): v is number => v !== undefined);
@@ -139,7 +148,9 @@ function storageTargetW(base: ControlBase, ratedW: number): number | undefined {
  * - opModEnergize / opModConnect false → power off (command); the products have no separate
  *   galvanic disconnect, so both mean the same.
  * - setGradW → the power setting adjustment rate (hundredths of %/s → %/s). A control's own
- *   rampTms has no register (the products ramp at one rate), so it is not acted on.
+ *   rampTms (hundredths of a second to reach its values) wins over it: the products ramp at one
+ *   rate, so the rate is set for a full-scale move (100 % of the rating) to fit within rampTms,
+ *   rounded up to the register's step — any smaller move is done sooner; 0 is the fastest rate.
  */
 export function controlTarget(device: ControlDevice, base: ControlBase): ControlTarget {
   const ids = CONTROL_REGISTERS[device.product];
@@ -181,7 +192,8 @@ export function controlTarget(device: ControlDevice, base: ControlBase): Control
     }
   }
 
-  if (base.setGradW !== undefined) target.settings[ids.ramp] = registerValue(ids.ramp, Math.max(0, base.setGradW) / 100);
+  if (base.rampTms !== undefined) target.settings[ids.ramp] = rampWithin(ids.ramp, base.rampTms);
+  else if (base.setGradW !== undefined) target.settings[ids.ramp] = registerValue(ids.ramp, Math.max(0, base.setGradW) / 100);
   if (base.opModEnergize === false || base.opModConnect === false) target.power = "off";
   return target;
 }
