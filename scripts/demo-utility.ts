@@ -10,7 +10,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { API, PAGE_SIZE_MAX } from "@ess/contracts";
-import { COUNTRY_AUSTRALIA, checkNmi, ERROR_CATALOGUE, GRID_IDENTITY_DEFAULTS } from "@ess/domain";
+import { COUNTRY_AUSTRALIA, checkNmi, GRID_IDENTITY_DEFAULTS } from "@ess/domain";
 import { siteIdentity } from "@ess/domain/grid/hashed-identity.ts";
 import { consoleClient, DEMO_SERIAL_PREFIX, demoRegistration, demoSerial } from "@ess/simulator";
 import { type CommsRates, ensurePki } from "@ess/utility-sim";
@@ -123,27 +123,13 @@ export async function startDemoUtility(
   };
 }
 
-/**
- * Signs in; the fleet's provisioning signed in with the same body a moment ago, which the console's
- * repeat guard answers "too frequent" (409) within its window: that answer is waited out, once.
- */
-async function signInOnce(client: ReturnType<typeof consoleClient>, username: string, password: string): Promise<void> {
-  try {
-    await client.signIn(username, password);
-  } catch (error) {
-    if ((error as { status?: number }).status !== ERROR_CATALOGUE.tooFrequent.status) throw error;
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    await client.signIn(username, password);
-  }
-}
-
 /** Gives the demo devices an Australian NMI and country code (console API), and publishes a program and controls. */
 export async function prepareDemoSites(
   utility: DemoUtility,
   options: { consoleUrl: string; username: string; password: string; count: number },
 ): Promise<void> {
   const client = consoleClient(options.consoleUrl);
-  await signInOnce(client, options.username, options.password);
+  await client.signInPatiently(options.username, options.password);
   try {
     const page = await client.get<{ records: { id: number; sn: string }[] }>(
       `${API.device.page.path}?sn=${DEMO_SERIAL_PREFIX}&sort=sn&order=asc&size=${PAGE_SIZE_MAX}&current=1`,

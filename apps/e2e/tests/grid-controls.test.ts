@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { API, PAGE_SIZE_MAX } from "@ess/contracts";
-import { ERROR_CATALOGUE } from "@ess/domain";
 import { consoleClient, DEMO_SERIAL_PREFIX } from "@ess/simulator";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -35,13 +34,7 @@ async function utility(controlUrl: string, path: string, body?: unknown): Promis
 /** Signs in through the API, waiting out the repeat guard's "too frequent" once. */
 async function signedIn(url: string, username: string, password: string) {
   const client = consoleClient(url);
-  try {
-    await client.signIn(username, password);
-  } catch (error) {
-    if ((error as { status?: number }).status !== ERROR_CATALOGUE.tooFrequent.status) throw error;
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    await client.signIn(username, password);
-  }
+  await client.signInPatiently(username, password);
   return client;
 }
 

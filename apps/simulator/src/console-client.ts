@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { API, tokenClientAuthorization } from "@ess/contracts";
+import { ERROR_CATALOGUE } from "@ess/domain";
 import { solveSlide } from "./slide-solver.ts";
 
 /** A refusal of the console's API: the answer's code and message, and the HTTP status. */
@@ -15,6 +16,8 @@ export class ConsoleApiError extends Error {
 
 /** The slide piece may not be dropped sooner than a hand could (the console refuses faster drops). */
 const SLIDE_DELAY_MS = 400;
+/** Longer than the repeat guard's window (a second by default). */
+const REPEAT_WAIT_MS = 1500;
 
 /**
  * Calls the console's HTTP API as any script would: signs in with account and password, solving
@@ -73,6 +76,19 @@ export function consoleClient(baseUrl: string, language = "en-US") {
       });
       token = answer.access_token;
       return token;
+    },
+    /**
+     * Signs in as `signIn` does, waiting out once the repeat guard's "too frequent": the same
+     * sign-in sent a moment before (by a provisioning step, say) is refused within its window.
+     */
+    async signInPatiently(username: string, password: string): Promise<string> {
+      try {
+        return await this.signIn(username, password);
+      } catch (error) {
+        if ((error as { status?: number }).status !== ERROR_CATALOGUE.tooFrequent.status) throw error;
+        await new Promise((resolve) => setTimeout(resolve, REPEAT_WAIT_MS));
+        return this.signIn(username, password);
+      }
     },
     /** Ends the session (its tokens are revoked). */
     async signOut(): Promise<void> {

@@ -96,6 +96,8 @@ export interface UtilityControl {
   /** Every DER description written, in arrival order. */
   derWrites(): DerWrite[];
   responses(): RecordedResponse[];
+  /** The statuses answered for control `subject` (by one EndDevice, when given), in order. */
+  statusesOf(subject: string, endDeviceLfdi?: string): number[];
   mirrorUsagePoints(): MupRecord[];
 }
 
@@ -233,6 +235,12 @@ export function createControl(state: UtilityState, log: RequestLog, clock: SimCl
     readings: () => clone(state.readings),
     derWrites: () => clone(state.derWrites),
     responses: () => clone(state.responses),
+    statusesOf: (subject, endDeviceLfdi) =>
+      state.responses
+        .filter(
+          (r) => r.response.subject === subject && (endDeviceLfdi === undefined || r.response.endDeviceLFDI === endDeviceLfdi),
+        )
+        .map((r) => r.response.status as number),
     mirrorUsagePoints: () => clone([...state.mups.values()]),
   };
 }

@@ -71,11 +71,7 @@ describe("grid client: controls and responses", () => {
   });
   afterAll(() => world?.close());
 
-  const statuses = (mrid: string) =>
-    world.sim.control
-      .responses()
-      .filter((r) => r.response.subject === mrid)
-      .map((r) => r.response.status);
+  const statuses = (mrid: string) => world.sim.control.statusesOf(mrid);
 
   it("answers received, started, completed, in order, once each, for the site's LFDI", () => {
     expect(statuses(runMrid)).toEqual([1, 2, 3]);

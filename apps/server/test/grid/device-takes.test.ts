@@ -44,11 +44,7 @@ describe("grid client: responses follow how each site's device took the control"
   }, 60_000);
   afterAll(() => world?.close());
 
-  const statuses = (sn: string) =>
-    world.sim.control
-      .responses()
-      .filter((r) => r.response.subject === mrid && r.response.endDeviceLFDI === world.siteLfdi(sn))
-      .map((r) => r.response.status);
+  const statuses = (sn: string) => world.sim.control.statusesOf(mrid, world.siteLfdi(sn));
 
   it("opts out a site whose device refused the control, and says nothing more of it", () => {
     const said = statuses("TAKEREFUSE");

@@ -59,11 +59,7 @@ describe(`a 2 kW export limit sent to ${SITES} sites`, () => {
     );
     return page.body.data.records;
   };
-  const statuses = (lfdi: string) =>
-    fleet.utility.control
-      .responses()
-      .filter((r) => r.response.subject === mrid && r.response.endDeviceLFDI === lfdi)
-      .map((r) => r.response.status);
+  const statuses = (lfdi: string) => fleet.utility.control.statusesOf(mrid, lfdi);
   const everySite = (status: number) => () => fleet.sites.every((s) => statuses(s.lfdi).includes(status));
   const gridWrites = async () =>
     (

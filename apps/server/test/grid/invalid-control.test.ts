@@ -29,11 +29,7 @@ describe("grid client: an invalid control", () => {
   }, 60_000);
   afterAll(() => world?.close());
 
-  const statuses = (mrid: string) =>
-    world.sim.control
-      .responses()
-      .filter((r) => r.response.subject === mrid)
-      .map((r) => r.response.status);
+  const statuses = (mrid: string) => world.sim.control.statusesOf(mrid);
 
   it("answers the invalid event invalid, once, and nothing else", () => {
     expect(statuses(invalidMrid)).toEqual([253]);

@@ -9,11 +9,7 @@ describe("grid client: a program removed from a site", () => {
   let urgentMrid: string;
   let urgentEnd: number;
   let baseDefaultMrid: string;
-  const responsesTo = (mrid: string) =>
-    world.sim.control
-      .responses()
-      .filter((r) => r.response.subject === mrid)
-      .map((r) => r.response.status);
+  const responsesTo = (mrid: string) => world.sim.control.statusesOf(mrid);
 
   beforeAll(async () => {
     world = await startGridWorld({
