@@ -5,8 +5,13 @@ import type { GridLog } from "./grid-context.ts";
 
 /** Outcomes that may still change without a new control: the writes wait for the device or its answer. */
 const PENDING = new Set<ControlOutcome>(["queued", "sent", "timedOut"]);
-/** How often a pending take is looked at again (the device may come back and take the queued writes). */
+/**
+ * How soon a pending take is first looked at again (the device may come back and take the queued
+ * writes); each look without news doubles the wait, up to TAKE_RECHECK_MAX_MS, so a fleet of
+ * devices offline for hours costs a read per device a minute, not one every few seconds.
+ */
 export const TAKE_RECHECK_MS = 5000;
+const TAKE_RECHECK_MAX_MS = 60_000;
 
 /**
  * Hands each site's schedule answers (the grid client's onEffectiveControl hook, which does not
@@ -31,8 +36,15 @@ export function createControlDelivery(deps: {
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
 
-  function watch(deviceId: number, answer: object, take: DeviceTake, took: (take: DeviceTake) => void): void {
+  function watch(
+    deviceId: number,
+    answer: object,
+    take: DeviceTake,
+    took: (take: DeviceTake) => void,
+    waitMs = deps.recheckMs ?? TAKE_RECHECK_MS,
+  ): void {
     if (!deps.state || closed || !PENDING.has(take.outcome)) return;
+    const later = Math.min(waitMs * 2, Math.max(waitMs, TAKE_RECHECK_MAX_MS));
     const timer = setTimeout(async () => {
       timers.delete(timer);
       if (latest.get(deviceId) !== answer || closed) return;
@@ -41,12 +53,12 @@ export function createControlDelivery(deps: {
         if (!now || latest.get(deviceId) !== answer) return;
         const next = { ...take, outcome: now.outcome };
         if (now.outcome !== take.outcome) took(next);
-        watch(deviceId, answer, next, took);
+        watch(deviceId, answer, next, took, later);
       } catch (error) {
         deps.log.warn({ err: error, deviceId }, "grid control's take not read; looked at again later");
-        watch(deviceId, answer, take, took);
+        watch(deviceId, answer, take, took, later);
       }
-    }, deps.recheckMs ?? TAKE_RECHECK_MS);
+    }, waitMs);
     timer.unref();
     timers.add(timer);
   }

@@ -5,11 +5,8 @@ import { useTranslation } from "react-i18next";
 import { API } from "../../../api/api.ts";
 import { call } from "../../../api/client.ts";
 import { CrudPage } from "../../../ui/crud/index.ts";
-import { ieeeResponsesCrud } from "../config/ieee-responses.crud.tsx";
+import { ieeeResponsesCrud, TRAIL_REFRESH_MS } from "../config/ieee-responses.crud.tsx";
 import { activeControlLine } from "./active-control-line.ts";
-
-/** How often the drawer reads the site again: a control starts and ends while it is open. */
-const REFRESH_MS = 5000;
 
 /**
  * A device's site with the grid: the control in force (what it asks, until when), its source
@@ -22,7 +19,8 @@ export function ControlsDrawer({ site, onClose }: { site: IeeeDeviceRecord; onCl
   const fresh = useQuery({
     queryKey: ["ieee-site", site.id],
     queryFn: () => call(API.ieee.page, { query: { sn: site.sn, current: 1, size: 10 } } as never),
-    refetchInterval: REFRESH_MS,
+    // A control starts and ends while the drawer is open.
+    refetchInterval: TRAIL_REFRESH_MS,
   });
   const active = (fresh.data?.records.find((r) => r.id === site.id) ?? site).activeControl;
   return (

@@ -4,6 +4,9 @@ import { Tag } from "antd";
 import { API } from "../../../api/api.ts";
 import { defineCrud } from "../../../ui/crud/index.ts";
 
+/** How often the trail (and the drawer's control in force above it) is read again while shown. */
+export const TRAIL_REFRESH_MS = 5000;
+
 const OUTCOME_COLOURS: Record<number, string> = {
   [GRID_RESPONSE_OUTCOMES.accepted]: "green",
   [GRID_RESPONSE_OUTCOMES.resent]: "default",
@@ -44,5 +47,5 @@ export const ieeeResponsesCrud = (sn: string) =>
         render: (r, t) => (r.httpStatus === null ? t("gridCentre:trail.noAnswer") : String(r.httpStatus)),
       },
     ],
-    refetchMs: 5000,
+    refetchMs: TRAIL_REFRESH_MS,
   });
