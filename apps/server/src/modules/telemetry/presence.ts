@@ -23,6 +23,11 @@ const SEEN_WRITE_INTERVAL_MS = 30_000;
  * also counts from its re-subscription: if that does not bring messages back, the devices end
  * offline `offlineAfterS` later instead of staying online for good (a lone device that died
  * without a last will ends the same way).
+ *
+ * Device rows are locked in id order and FOR NO KEY UPDATE (no key column changes here): the
+ * foreign-key checks of the ingest's and the energy merge's inserts take KEY SHARE on the same
+ * rows, which that mode does not block, so they never wait on presence; with FOR UPDATE the two
+ * deadlocked under load with 100,000 devices.
  */
 export function createPresence(deps: {
   db: Db;
@@ -50,7 +55,7 @@ export function createPresence(deps: {
     const at = new Date(now);
     const { rows } = await deps.db.query<{ device_id: number }>(
       `WITH prev AS (
-         SELECT id, online_status FROM device WHERE id = ANY($1::bigint[]) AND deleted_at IS NULL FOR UPDATE),
+         SELECT id, online_status FROM device WHERE id = ANY($1::bigint[]) AND deleted_at IS NULL ORDER BY id FOR NO KEY UPDATE),
        upd AS (
          UPDATE device d SET last_seen_at = $2,
                 -- A device without an installation date gets its first connection's (spec §3 Device).
@@ -124,7 +129,7 @@ export function createPresence(deps: {
           WHERE d.online_status = 2 AND d.deleted_at IS NULL AND ($1::bigint[] IS NULL OR d.id = ANY($1::bigint[]))
             AND NOT EXISTS (SELECT 1 FROM device_upgrade u
                              WHERE u.device_id = d.id AND (u.status IN (1, 2) OR (u.status = 0 AND u.request_id IS NOT NULL)))
-            FOR UPDATE OF d),
+          ORDER BY d.id FOR NO KEY UPDATE OF d),
        upd AS (
          UPDATE device d SET online_status = prev.real, online_changed_at = now()
            FROM prev WHERE d.id = prev.id
@@ -162,7 +167,7 @@ export function createPresence(deps: {
       const at = new Date();
       const { rows } = await deps.db.query<{ device_id: number }>(
         `WITH prev AS (
-           SELECT id, online_status FROM device WHERE id = ANY($1::bigint[]) AND deleted_at IS NULL FOR UPDATE),
+           SELECT id, online_status FROM device WHERE id = ANY($1::bigint[]) AND deleted_at IS NULL ORDER BY id FOR NO KEY UPDATE),
          upd AS (
            UPDATE device d SET online_status = $2, online_changed_at = $3,
                   last_seen_at = CASE WHEN $2 = 0 THEN d.last_seen_at ELSE $3 END
