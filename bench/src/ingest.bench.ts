@@ -4,7 +4,8 @@
  * worker thread to Mosquitto; the console's ingest (in this process: deferred acknowledgements,
  * COPY into the partitioned history, latest state, daily energy) stores them. Prints, in one run:
  *
- *   - broker alone: frames/s from the publishers to one plain consumer
+ *   - broker alone: frames/s from the publishers to a consumer that only counts them, unthrottled
+ *     and at the highest fixed rate it keeps up with (broker-alone.ts)
  *   - COPY alone: rows/s of the same history rows copied straight into PostgreSQL
  *   - the pipeline: frames/s stored with unthrottled publishers, then at fixed rates around that
  *     figure; the highest rate it keeps up with is the sustained rate, printed with its p50/p99
@@ -32,13 +33,14 @@ import { openPostgres } from "@ess/server/internal/db/postgres.driver.ts";
 import { createScratchDatabase } from "@ess/server/internal/db/scratch-database.ts";
 import { HISTORY_COLUMNS, HISTORY_TYPES } from "@ess/server/internal/modules/telemetry/telemetry-writer.ts";
 import { type Runtime, startRuntime } from "@ess/server/internal/runtime.ts";
-import mqtt from "mqtt";
+import { brokerAlone } from "./broker-alone.ts";
 import { type ConsoleProcesses, startConsoleProcesses } from "./console-processes.ts";
 import { cpuMeter } from "./cpu-cost.ts";
 import { simulatedThreePhaseFrames } from "./frames.ts";
 import { crossProcessProbe, inProcessProbe, type StoreProbe } from "./ingest-probes.ts";
 import { startBenchMosquitto } from "./mosquitto.ts";
 import { runPublishers } from "./publishers.ts";
+import { highestKept } from "./rate-ladder.ts";
 
 const seconds = Number(process.argv[2] ?? 10);
 const deviceCount = Number(process.argv[3] ?? 2000);
@@ -58,32 +60,6 @@ const load = () => `  [load ${loadavg()[0]?.toFixed(1)}]`;
 const serials = Array.from({ length: deviceCount }, (_, i) => `B${run}${String(i).padStart(5, "0")}`.toUpperCase());
 const connectionsOf = (prefix: string) =>
   Array.from({ length: 8 }, (_, c) => ({ clientId: `${prefix}-${run}-${c}`, serials: serials.filter((_, i) => i % 8 === c) }));
-
-/** Broker alone: the same frames to one consumer that only counts them. */
-async function brokerAlone(): Promise<number> {
-  const consumer = await mqtt.connectAsync(brokerUrl, { clientId: `bench-raw-${run}`, protocolVersion: 5, clean: true });
-  let received = 0;
-  consumer.on("message", () => {
-    received++;
-  });
-  await consumer.subscribeAsync(`benchraw/${run}/+/telemetry`, { qos: 1 });
-  const job = {
-    url: brokerUrl,
-    connections: connectionsOf("raw"),
-    topic: (sn: string) => `benchraw/${run}/${sn}/telemetry`,
-    payload: frames.binary,
-    binaryClock: true,
-    window: 100,
-    rate: 0,
-  };
-  await runPublishers({ ...job, durationMs: 1000 });
-  const before = received;
-  const t0 = performance.now();
-  await runPublishers({ ...job, durationMs: seconds * 1000 });
-  const rate = (received - before) / ((performance.now() - t0) / 1000);
-  await consumer.endAsync();
-  return rate;
-}
 
 /** PostgreSQL alone: the history rows the pipeline writes, by COPY in batches of 2,000. */
 async function copyAlone(url: string, deviceIds: number[]): Promise<number> {
@@ -207,8 +183,8 @@ async function warmUp(probe: StoreProbe, tag: string) {
 /**
  * The unthrottled run, then the sustained rate: the highest fixed rate the pipeline keeps up with
  * (stores ≥ 97 % of it as it arrives, p99 under 2 s). The unthrottled figure is only a start: with
- * the broker's queue full the pipeline stores less than it sustains, so the ladder climbs by a
- * quarter while it keeps up and steps down when it does not, six rates at most.
+ * the broker's queue full the pipeline stores less than it sustains, so the ladder (rate-ladder.ts)
+ * starts at four fifths of it and climbs, six rates at most.
  */
 async function ladder(db: Db, probe: StoreProbe, consolePids: readonly number[], tag: string, slower: number) {
   const full = await pipeline(db, probe, 0, consolePids);
@@ -218,9 +194,8 @@ async function ladder(db: Db, probe: StoreProbe, consolePids: readonly number[],
   say(
     `${tag}  latency with the broker's queue full:     p50 ${fmt(full.p50)} ms, p99 ${fmt(full.p99)} ms${full.own}; ${cpuLine(full)}`,
   );
-  let sustained: Step & { offered: number } = { ...full, offered: 0, rate: 0 };
-  let offered = fixedRate > 0 ? fixedRate : Math.max(1000, Math.round((full.rate * 0.8) / 500) * 500);
-  for (let step = 0; step < (fixedRate > 0 ? 1 : 6); step++) {
+  const start = fixedRate > 0 ? fixedRate : Math.max(1000, Math.round((full.rate * 0.8) / 500) * 500);
+  const best = await highestKept(start, fixedRate > 0 ? 1 : 6, async (offered) => {
     await drained(probe);
     const r = await pipeline(db, probe, offered, consolePids);
     // Kept up: everything the publishers sent was stored as it came (p99 under 2 s). On a loaded
@@ -233,10 +208,9 @@ async function ladder(db: Db, probe: StoreProbe, consolePids: readonly number[],
     say(
       `${tag}pipeline at a fixed ${fmt(offered).padStart(6)} frames/s:     published ${fmt(r.published)}/s, stored ${fmt(r.rate)}/s, p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms${kept ? "" : "  (not kept up)"}${short}${load()}\n    ${r.own ? `${r.own.trim()}; ` : ""}${cpuLine(r)}`,
     );
-    if (kept && r.published > sustained.offered) sustained = { ...r, offered: r.published };
-    if (!kept && sustained.offered > 0) break;
-    offered = Math.round((kept ? offered * 1.25 : offered * 0.7) / 250) * 250;
-  }
+    return { ...r, kept };
+  });
+  const sustained = best ?? { ...full, offered: 0, rate: 0 };
   say(
     `${tag}sustained: ${fmt(sustained.offered)} frames/s (${fmt(sustained.offered * VALUES)} values/s), p50 ${fmt(sustained.p50)} ms, p99 ${fmt(sustained.p99)} ms;` +
       ` ratio to the slower of broker and COPY ${(sustained.offered / slower).toFixed(2)}`,
@@ -258,8 +232,16 @@ let runtime: Runtime | null = null;
 let children: ConsoleProcesses | null = null;
 const probes: StoreProbe[] = [];
 try {
-  const broker = await brokerAlone();
-  say(`broker alone (Mosquitto, 1 consumer):       ${fmt(broker)} frames/s${load()}`);
+  // Broker steps are shorter than the pipeline's: the broker holds no state that grows with time.
+  const { sustained: broker } = await brokerAlone({
+    url: brokerUrl,
+    run,
+    connections: connectionsOf("raw"),
+    payload: frames.binary,
+    seconds: Math.min(seconds, 20),
+    say,
+    load,
+  });
 
   runtime = await startRuntime(
     loadConfig({
