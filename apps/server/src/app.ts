@@ -48,6 +48,7 @@ import { registerFaultRoutes } from "./modules/faults/fault.routes.ts";
 import type { FaultServices } from "./modules/faults/faults.runtime.ts";
 import { registerFeedbackRoutes } from "./modules/feedback/feedback.routes.ts";
 import { registerGeneratorRoutes } from "./modules/generator/generator.routes.ts";
+import { readOwnValuesOnReturn } from "./modules/grid/control-applier.ts";
 import { registerGridCentreRoutes } from "./modules/grid-centre/grid-centre.routes.ts";
 import { installAuditLog } from "./modules/logs/audit.hook.ts";
 import { registerErrorLogRoutes } from "./modules/logs/error-log.routes.ts";
@@ -239,6 +240,8 @@ export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
     log: app.log,
     options: writeOptions,
   });
+  // A grid control that had to write blind (the device away) reads the device's own values on its return.
+  writer.beforeFlush(readOwnValuesOnReturn({ db: deps.db, requests: deps.telemetry?.requests ?? null }));
   app.addHook("onClose", async () => writer.stop());
   app.decorate("deviceWriter", writer);
   registerDeviceSettingsRoutes(app, {

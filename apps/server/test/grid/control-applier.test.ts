@@ -1,7 +1,13 @@
 import type { VirtualDevice } from "@ess/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ControlApplier, createControlApplier, GRID_AUTHOR } from "../../src/modules/grid/control-applier.ts";
+import {
+  type ControlApplier,
+  createControlApplier,
+  GRID_AUTHOR,
+  readOwnValuesOnReturn,
+} from "../../src/modules/grid/control-applier.ts";
 import { createDeviceWriter, type DeviceWriter } from "../../src/modules/settings/device-writer.ts";
+import { insertWrites } from "../../src/modules/settings/write-records.repository.ts";
 import type { Runtime } from "../../src/runtime.ts";
 import { registerDevice, uniqueSerial } from "../helpers/devices.ts";
 import { startTestRuntime } from "../helpers/runtime.ts";
@@ -62,6 +68,8 @@ describe("grid controls applied to devices", () => {
       log: runtime.app.log,
       options: { queueTtlMs: 60_000, bulkConcurrency: 5, sweepMs: 1000 },
     });
+    // As the console's own writer does (app.ts): either may send a returning device's queue.
+    writer.beforeFlush(readOwnValuesOnReturn({ db: runtime.db, requests: runtime.telemetry.requests }));
     applier = newApplier();
   });
   afterAll(async () => {
@@ -219,6 +227,97 @@ describe("grid controls applied to devices", () => {
     expect(await applier.applyEffectiveControl(d, null)).toMatchObject({ changed: true, outcome: "acknowledged" });
     expect(back.brain.settings.TP_0X03_1028).toBe(own.TP_0X03_1028);
     expect(back.brain.settings.TP_0X03_1039).toBe(own.TP_0X03_1039);
+  });
+
+  /** A device registered and never heard from: its own values are not known until it comes back. */
+  const away = async (prefix: string) => {
+    const d = await registerDevice(runtime.db, { sn: uniqueSerial(prefix), phaseType: 2 });
+    await runtime.db.query("UPDATE device SET rated_power = 12 WHERE id = $1", [d.id]);
+    return d;
+  };
+  const comesBack = async (d: { id: number; sn: string; secret: string }) => {
+    const back = await manualDevice(runtime, d, "three", "rome");
+    sims.push(back);
+    return { back, own: { ...back.brain.settings } };
+  };
+  /** A staff member's change waiting in the device's queue (not the grid's). */
+  const queuedByStaff = (deviceId: number, key: string, value: number) =>
+    insertWrites(runtime.db, [
+      {
+        tenantId: 1,
+        deviceId,
+        bulkId: null,
+        kind: "setting",
+        changes: [{ key, old: null, new: value }],
+        command: null,
+        createdBy: null,
+        createdByName: "Installer",
+        expiresAt: new Date(Date.now() + 60_000),
+      },
+    ]);
+
+  it("reads the own values of a device away longer than the wait once it is back, and gives them back at the control's end", async () => {
+    const d = await away("GCB");
+    // Away for the whole wait for its own values: the grid writes blind, queued.
+    expect(await applier.applyEffectiveControl(d, { opModExpLimW: kw(2) })).toMatchObject({ changed: true, outcome: "queued" });
+
+    const { back, own } = await comesBack(d);
+    expect(own).toMatchObject({ TP_0X03_1028: 100, TP_0X03_1039: 0 });
+    await expect.poll(async () => (await applier.controlState(d.id)).outcome, { timeout: 10_000 }).toBe("acknowledged");
+    expect(back.brain.settings).toMatchObject({ TP_0X03_1028: 16, TP_0X03_1039: 1 });
+
+    expect(await applier.applyEffectiveControl(d, null)).toMatchObject({ changed: true, outcome: "acknowledged" });
+    expect(back.brain.settings.TP_0X03_1028).toBe(own.TP_0X03_1028);
+    expect(back.brain.settings.TP_0X03_1039).toBe(own.TP_0X03_1039);
+    expect(await vpp(d.id)).toBe(false);
+  });
+
+  it("does not send a control that ended while the device was away: back, it keeps its own values, and a staff change queued after still goes", async () => {
+    const d = await away("GCE");
+    expect(await applier.applyEffectiveControl(d, { opModExpLimW: kw(2) })).toMatchObject({ changed: true, outcome: "queued" });
+    await queuedByStaff(d.id, "TP_0X03_1029", 80);
+    // Nothing known to give back.
+    expect(await applier.applyEffectiveControl(d, null)).toMatchObject({ changed: false });
+    expect(await vpp(d.id)).toBe(false);
+
+    const { back, own } = await comesBack(d);
+    await expect.poll(online(d.id), { timeout: 10_000 }).toBe(1);
+    await writer.flushDevice(d.id);
+    // The queue is sent in order: the staff change behind the grid's write arrived.
+    await expect.poll(() => back.brain.settings.TP_0X03_1029, { timeout: 10_000 }).toBe(80);
+    expect(back.brain.settings.TP_0X03_1028).toBe(own.TP_0X03_1028);
+    expect(back.brain.settings.TP_0X03_1039).toBe(own.TP_0X03_1039);
+    const grid = await runtime.db.query<{ state: string; refusal: string | null }>(
+      "SELECT state, refusal FROM device_write WHERE device_id = $1 AND created_by_name = $2",
+      [d.id, GRID_AUTHOR],
+    );
+    expect(grid.rows).toEqual([{ state: "timed_out", refusal: "controlEnded" }]);
+  });
+
+  it("runs the steps before a device's queued writes once, before the first is sent, and sends them though one fails", async () => {
+    const d = await connected("GCH", "three");
+    // Queued just now for an online device: only the flush below sends it (the sweeps leave young records alone).
+    await queuedByStaff(d.id, "TP_0X03_1029", 90);
+    const seen: string[][] = [];
+    const offBroken = writer.beforeFlush(async () => {
+      throw new Error("broken step");
+    });
+    const offSeen = writer.beforeFlush(async (id) => {
+      if (id !== d.id) return;
+      const { rows } = await runtime.db.query<{ state: string }>("SELECT state FROM device_write WHERE device_id = $1", [id]);
+      seen.push(rows.map((r) => r.state));
+    });
+    try {
+      await writer.flushDevice(d.id);
+      expect(d.sim.brain.settings.TP_0X03_1029).toBe(90);
+      expect(seen).toEqual([["queued"]]);
+      // Nothing queued: no step runs.
+      await writer.flushDevice(d.id);
+      expect(seen).toHaveLength(1);
+    } finally {
+      offBroken();
+      offSeen();
+    }
   });
 
   it("records a device's refusal as the outcome, and does not send the same control again", async () => {

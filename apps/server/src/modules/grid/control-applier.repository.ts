@@ -136,3 +136,64 @@ export async function settingsHeldByGrid(db: Queryable, deviceId: number): Promi
   const held = rows[0]?.held;
   return held ? new Set(Object.keys(held)) : null;
 }
+
+/**
+ * The grid's write of `key` that began a control of it blind — its `old` is null only then (the
+ * device's own value unknown; later writes of the same control know what they replace): the
+ * latest such write of the device, and the writes since are that control's.
+ */
+const BLIND_START = `(SELECT max(f.id) FROM device_write f
+   WHERE f.device_id = $1 AND f.created_by IS NULL AND f.created_by_name = $2 AND f.kind = 'setting'
+     AND f.changes @> jsonb_build_array(jsonb_build_object('key', k.key, 'old', null)))`;
+
+/**
+ * Of `keys` (held by the grid's control, their own values unknown), those no write of that control
+ * may have reached the device with: each still queued, refused, or ended unsent. What the device
+ * holds of them is still its own.
+ */
+export async function keysNotYetWritten(
+  db: Queryable,
+  deviceId: number,
+  keys: readonly string[],
+  author: string,
+): Promise<string[]> {
+  const { rows } = await db.query<{ key: string }>(
+    `SELECT k.key FROM unnest($3::text[]) AS k(key)
+      WHERE ${BLIND_START} IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM device_write w
+              WHERE w.device_id = $1 AND w.created_by IS NULL AND w.created_by_name = $2 AND w.kind = 'setting'
+                AND w.id >= ${BLIND_START} AND w.changes @> jsonb_build_array(jsonb_build_object('key', k.key))
+                AND (w.state IN ('sent', 'acknowledged') OR (w.state = 'timed_out' AND w.refusal = 'timeout')))`,
+    [deviceId, author, keys],
+  );
+  return rows.map((r) => r.key);
+}
+
+/** Why a grid write was ended without being sent: its control ended first. */
+export const CONTROL_ENDED = "controlEnded";
+
+/**
+ * Ends, unsent, the grid's queued writes of `released` (settings a control let go of whose own
+ * values it never knew) made since it began writing them blind, unless they carry a setting the
+ * control still holds (`held`): sent later, they would put the device under a limit of a control
+ * that is over. A user's writes are never touched. Answers the ids of the writes ended.
+ */
+export async function endUnsentWrites(
+  tx: Queryable,
+  deviceId: number,
+  released: readonly string[],
+  held: readonly string[],
+  author: string,
+): Promise<number[]> {
+  if (released.length === 0) return [];
+  const { rows } = await tx.query<{ id: number }>(
+    `UPDATE device_write w SET state = 'timed_out', refusal = $5, refusal_key = $6, finished_at = now(), deadline_at = NULL
+      WHERE w.device_id = $1 AND w.state = 'queued' AND w.created_by IS NULL AND w.created_by_name = $2 AND w.kind = 'setting'
+        AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(w.changes) c WHERE c->>'key' = ANY($4::text[]))
+        AND EXISTS (SELECT 1 FROM unnest($3::text[]) AS k(key)
+              WHERE w.changes @> jsonb_build_array(jsonb_build_object('key', k.key)) AND w.id >= ${BLIND_START})
+      RETURNING w.id::int AS id`,
+    [deviceId, author, released, held, CONTROL_ENDED, `settings:refusal.${CONTROL_ENDED}`],
+  );
+  return rows.map((r) => r.id);
+}

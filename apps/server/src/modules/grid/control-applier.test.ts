@@ -62,7 +62,20 @@ describe("planControlChange", () => {
   it("leaves a setting whose own value the device never told as the control left it", () => {
     const first = planControlChange(empty, target({ a: 10 }), {});
     expect(first.next.own_values).toEqual({ a: null });
-    expect(planControlChange({ ...empty, ...first.next }, null, {}).changes).toEqual([]);
+    const end = planControlChange({ ...empty, ...first.next }, null, {});
+    expect(end.changes).toEqual([]);
+    // Its queued write, if still unsent, is not to reach the device after the control.
+    expect(end.blindReleased).toEqual(["a"]);
+  });
+
+  it("names only the settings let go of whose own values it never knew as released blind", () => {
+    const row = { ...empty, applied: { settings: { a: 16, b: 1, c: 5 }, power: null }, own_values: { a: null, b: 0, c: null } };
+    const plan = planControlChange(row, target({ c: 7 }), {});
+    expect(plan.blindReleased).toEqual(["a"]);
+    expect(plan.changes).toEqual([
+      { key: "c", old: 5, new: 7 },
+      { key: "b", old: 1, new: 0 },
+    ]);
   });
 });
 

@@ -11,13 +11,15 @@ import type { Db } from "../../db/db.ts";
 import { currentSettings } from "../settings/current-settings.ts";
 import type { DeviceWriter } from "../settings/device-writer.ts";
 import { latestSystemState, sendRecorded } from "../settings/write-guards.ts";
-import { insertWrites, type NewWrite, type WriteRow } from "../settings/write-records.repository.ts";
+import { getWrite, insertWrites, type NewWrite, type WriteRow } from "../settings/write-records.repository.ts";
 import type { DeviceRequests } from "../telemetry/device-requests.ts";
 import {
   type AppliedTarget,
   controlledDevice,
   type DeviceControlRow,
   deviceControl,
+  endUnsentWrites,
+  keysNotYetWritten,
   lockDeviceControl,
   saveDeviceControl,
   setControlWrites,
@@ -63,12 +65,15 @@ interface Plan {
   changes: Change[];
   command: number | null;
   next: Omit<DeviceControlRow, "write_ids">;
+  /** Settings let go of whose own values were never known: the grid's writes of them still queued are ended unsent. */
+  blindReleased: string[];
 }
 
 /**
  * What must be sent to go from what was applied to `target` (null: the control ended):
  * - a setting whose target value differs from the one last applied is sent;
- * - a setting the control no longer holds gets the device's own value back (when it was known);
+ * - a setting the control no longer holds gets the device's own value back (when it was known;
+ *   else it is `blindReleased`);
  * - the device's own value of a setting is kept from before the grid's first write of it;
  * - power: off when the control switches it off; on again when it no longer does, unless the
  *   device was already switched off then (`running`: its state before the grid's power-off).
@@ -83,6 +88,7 @@ export function planControlChange(
   const wanted = target?.settings ?? {};
   const own = { ...row.own_values };
   const changes: Change[] = [];
+  const blindReleased: string[] = [];
   for (const [key, value] of Object.entries(wanted)) {
     if (before[key] === value) continue;
     if (!(key in own)) own[key] = known[key] ?? null;
@@ -92,6 +98,7 @@ export function planControlChange(
     if (key in wanted) continue;
     const mine = own[key];
     if (mine !== undefined && mine !== null && mine !== value) changes.push({ key, old: value, new: mine });
+    if (mine === undefined || mine === null) blindReleased.push(key);
     delete own[key];
   }
   const powerBefore = row.applied?.power ?? null;
@@ -116,6 +123,39 @@ export function planControlChange(
       own_running: ownRunning,
       not_applicable: target?.notApplicable ?? [],
     },
+    blindReleased,
+  };
+}
+
+/**
+ * A step of the device writer before it sends what it queued for a device that has just come back
+ * (`writer.beforeFlush`, in every process, since any may send a device's queue): the settings a
+ * grid control holds whose own values could not be read before its first write of them are read
+ * now, while the device still holds its own — when no write of the control may have reached it yet
+ * — so that the control's end gives them back.
+ */
+export function readOwnValuesOnReturn(deps: { db: Db; requests: DeviceRequests | null }) {
+  const { db } = deps;
+  return async (deviceId: number): Promise<void> => {
+    const stored = await deviceControl(db, deviceId);
+    const held = stored?.row.applied?.settings ?? {};
+    const blind = Object.keys(held).filter((k) => stored?.row.own_values[k] === null);
+    if (blind.length === 0) return;
+    const unwritten = await keysNotYetWritten(db, deviceId, blind, GRID_AUTHOR);
+    const facts = await controlledDevice(db, deviceId);
+    if (unwritten.length === 0 || !facts || facts.onlineStatus === 0) return;
+    const known = await currentSettings(deps, facts, unwritten);
+    await db.transaction(async (tx) => {
+      const row = await lockDeviceControl(tx, facts.id, facts.tenantId);
+      // Only what is still unknown and still held (the control may have changed or ended
+      // meanwhile), and still not written (another process may have sent the queue meanwhile).
+      const still = await keysNotYetWritten(tx, deviceId, unwritten, GRID_AUTHOR);
+      const own = { ...row.own_values };
+      const found = still.filter((k) => k in (row.applied?.settings ?? {}) && own[k] === null && known[k] !== undefined);
+      if (found.length === 0) return;
+      for (const k of found) own[k] = known[k] as number | string;
+      await saveDeviceControl(tx, { ...row, own_values: own, write_ids: null });
+    });
   };
 }
 
@@ -169,7 +209,7 @@ export function createControlApplier(deps: {
     const state = target?.power === "off" && stored?.row.applied?.power !== "off" ? await latestSystemState(db, facts.id) : null;
     const running = state === null ? null : state !== SHUTDOWN_STATE;
 
-    const rows = await db.transaction(async (tx) => {
+    const recorded = await db.transaction(async (tx) => {
       const row = await lockDeviceControl(tx, facts.id, facts.tenantId);
       const plan = planControlChange(row, target, known, running);
       const expiresAt = new Date(Date.now() + deps.queueTtlMs);
@@ -181,19 +221,23 @@ export function createControlApplier(deps: {
         createdByName: GRID_AUTHOR,
         expiresAt,
       };
+      // Never delivered, a blind write of a setting let go of would hold the device to a control that is over.
+      const unsent = await endUnsentWrites(tx, facts.id, plan.blindReleased, Object.keys(target?.settings ?? {}), GRID_AUTHOR);
       const writes: NewWrite[] = [];
       if (plan.changes.length > 0) writes.push({ ...common, kind: "setting", changes: plan.changes, command: null });
       if (plan.command !== null) writes.push({ ...common, kind: "command", changes: [], command: plan.command });
       const inserted = await insertWrites(tx, writes);
       await saveDeviceControl(tx, { ...plan.next, write_ids: inserted.length > 0 ? inserted.map((w) => w.id) : null });
-      return inserted;
+      return { inserted, unsent };
     });
+    for (const id of recorded.unsent) deps.writer.publish(await getWrite(db, id));
 
     const ended: WriteRow[] = [];
-    for (const row of rows) ended.push(await sendRecorded(deps, facts, row));
+    for (const row of recorded.inserted) ended.push(await sendRecorded(deps, facts, row));
     const retried = await queueUnanswered(facts, ended);
-    const outcome = rows.length > 0 ? outcomeOf(retried.map((w) => w.state)) : await lastOutcome(device.id);
-    return { changed: rows.length > 0, outcome, writes: ended, notApplicable: target?.notApplicable ?? [] };
+    const changed = recorded.inserted.length > 0;
+    const outcome = changed ? outcomeOf(retried.map((w) => w.state)) : await lastOutcome(device.id);
+    return { changed, outcome, writes: ended, notApplicable: target?.notApplicable ?? [] };
   }
 
   /**

@@ -58,6 +58,7 @@ export function createDeviceWriter(deps: {
   const startedAt = new Date();
   // Once stopping, nothing more is claimed: what is still queued stays for another process, or the next start.
   let stopped = false;
+  const beforeFlushHooks: ((deviceId: number) => Promise<void>)[] = [];
 
   const publish = (row: WriteRow | undefined) => {
     if (!row) return;
@@ -155,7 +156,17 @@ export function createDeviceWriter(deps: {
     if (running) return running.then(() => flushDevice(deviceId));
     const job = (async () => {
       const sn = (await db.query<{ sn: string }>("SELECT sn FROM device WHERE id = $1", [deviceId])).rows[0]?.sn;
-      if (!sn) return;
+      if (!sn || stopped || (await nextQueued(db, deviceId)) === undefined) return;
+      // The device has just come back and nothing queued has reached it yet: what it holds now is
+      // its own (a grid control reads the values it could not read while the device was away).
+      for (const hook of beforeFlushHooks) {
+        try {
+          await hook(deviceId);
+        } catch (error) {
+          deps.log.warn({ err: error, deviceId }, "a step before sending queued writes failed; they are sent anyway");
+        }
+      }
+      // Asked again: the hooks took time, and a record may have been ended meanwhile.
       for (let id = await nextQueued(db, deviceId); id !== undefined; id = await nextQueued(db, deviceId)) {
         const ended = await dispatch(id, sn, { idle: true });
         if (!ended || ended.state === "queued") return;
@@ -219,6 +230,17 @@ export function createDeviceWriter(deps: {
     flushDevice,
     publish,
     sweep,
+    /**
+     * Runs `hook` whenever a device's queued writes are about to be sent, once per flush and before
+     * the first of them (only when something is queued). A failing hook is logged; the writes go anyway.
+     */
+    beforeFlush(hook: (deviceId: number) => Promise<void>): () => void {
+      beforeFlushHooks.push(hook);
+      return () => {
+        const at = beforeFlushHooks.indexOf(hook);
+        if (at >= 0) beforeFlushHooks.splice(at, 1);
+      };
+    },
     /** How long a bulk operation's sender holds it without renewing (set when the operation is made). */
     bulkLeaseMs,
     /**
