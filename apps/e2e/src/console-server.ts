@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { Queryable } from "@ess/server/internal/db/db.ts";
 import { migrate } from "@ess/server/internal/db/migrate.ts";
 import { openPglite } from "@ess/server/internal/db/pglite.driver.ts";
-import { type ServerProcess, startServerProcess, tempDataDir } from "@ess/server/testing";
+import { type ServerProcess, seedMigratedPglite, startServerProcess, tempDataDir } from "@ess/server/testing";
 import { embeddedBrokerWsUrl } from "@ess/simulator";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { runDemoFleet } from "./demo-fleet-fixture.ts";
@@ -18,7 +18,9 @@ const WEB_DIST = fileURLToPath(new URL("../../web/dist/index.html", import.meta.
  */
 export async function startConsole(env: Record<string, string> = {}): Promise<{ url: string; server: ServerProcess }> {
   if (!existsSync(WEB_DIST)) throw new Error("The web console is not built: run `npm run build` first (npm test does).");
-  const server = startServerProcess({ DATA_DIR: tempDataDir("ess-e2e-"), ESS_ADMIN_PASSWORD: ADMIN_PASSWORD, ...env });
+  const dataDir = tempDataDir("ess-e2e-");
+  if (!env.DATABASE_URL) await seedMigratedPglite(dataDir);
+  const server = startServerProcess({ DATA_DIR: dataDir, ESS_ADMIN_PASSWORD: ADMIN_PASSWORD, ...env });
   return { url: await readyOrStopped(server), server };
 }
 
@@ -53,6 +55,7 @@ export interface FleetOptions {
  */
 export async function startFleetConsole(options: FleetOptions): Promise<{ url: string; server: ServerProcess; dataDir: string }> {
   const dataDir = tempDataDir(options.prefix);
+  if (!options.env?.DATABASE_URL) await seedMigratedPglite(dataDir);
   if (options.seed) {
     const db = await openPglite(join(dataDir, "pgdata"));
     await migrate(db);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { loadConfig } from "../../src/config/config.ts";
 import { type Runtime, startRuntime } from "../../src/runtime.ts";
+import { seedMigratedPglite } from "./pgdata-template.ts";
 import { tempDataDir } from "./server-process.ts";
 
 /**
@@ -23,6 +24,7 @@ export async function startInProcess(
     DATA_DIR: tempDataDir("ess-e2e-"),
     ...env,
   });
+  if (!config.DATABASE_URL) await seedMigratedPglite(config.DATA_DIR);
   const runtime = await startRuntime(config, extend ? { extend } : {});
   return { url: runtime.url, runtime, stop: () => runtime.close() };
 }

@@ -1,5 +1,6 @@
 import { loadConfig } from "../../src/config/config.ts";
 import { type Runtime, startRuntime } from "../../src/runtime.ts";
+import { seedMigratedPglite } from "./pgdata-template.ts";
 import { tempDataDir } from "./server-process.ts";
 import { freshDatabaseUrl } from "./test-db.ts";
 
@@ -28,6 +29,7 @@ export async function startTestRuntime(
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
+  if (!config.DATABASE_URL) await seedMigratedPglite(config.DATA_DIR);
   const runtime = await startRuntime(config, options).catch(async (error) => {
     // A refused start leaves no scratch database behind.
     await database?.drop();

@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Injectable } from "./api-caller.ts";
 
+export { seedMigratedPglite } from "./pgdata-template.ts";
+
 const MAIN = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
 
 export interface ServerProcess {
