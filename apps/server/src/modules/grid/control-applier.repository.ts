@@ -1,6 +1,7 @@
 import type { ControlDevice, ControlTarget } from "@ess/domain";
 import { FOUR_WIRE, SETTING_RULE_REGISTERS } from "@ess/domain";
 import type { Queryable } from "../../db/db.ts";
+import { refusalKey } from "../settings/device-writer.ts";
 import type { WriteRow } from "../settings/write-records.repository.ts";
 import { FALLBACK_RATED_KW } from "./device-facts.ts";
 
@@ -193,7 +194,7 @@ export async function endUnsentWrites(
         AND EXISTS (SELECT 1 FROM unnest($3::text[]) AS k(key)
               WHERE w.changes @> jsonb_build_array(jsonb_build_object('key', k.key)) AND w.id >= ${BLIND_START})
       RETURNING w.id::int AS id`,
-    [deviceId, author, released, held, CONTROL_ENDED, `settings:refusal.${CONTROL_ENDED}`],
+    [deviceId, author, released, held, CONTROL_ENDED, refusalKey(CONTROL_ENDED)],
   );
   return rows.map((r) => r.id);
 }
