@@ -9,7 +9,7 @@ import {
   issueClientCertificate,
   issueServerCertificate,
 } from "@ess/sep2/certificates.ts";
-import { siteById, VirtualDevice } from "@ess/simulator";
+import { cloudCover, localTime, siteById, VirtualDevice } from "@ess/simulator";
 import { type CommsRates, startUtilitySim, type UtilitySim } from "@ess/utility-sim";
 import { loadConfig } from "../../src/config/config.ts";
 import { type Runtime, startRuntime } from "../../src/runtime.ts";
@@ -44,14 +44,23 @@ export function fleetNmi(index: number): string {
 
 /**
  * Device time minus real time (ms, negative): the devices' clock is the real one moved back to the
- * last Sydney midday, so their panels produce well beyond any export limit whenever the test runs
+ * last clear Sydney midday, so their panels produce well beyond any export limit whenever the test runs
  * (their readings are then hours old, which the console takes as any reading within its retention).
  */
 export function middayOffsetMs(now = Date.now()): number {
   const utcHourOfSydneyNoon = 2;
   const day = 86_400_000;
   const todayNoon = Math.floor(now / day) * day + utcHourOfSydneyNoon * 3_600_000;
-  return (todayNoon <= now ? todayNoon : todayNoon - day) - now;
+  let noon = todayNoon <= now ? todayNoon : todayNoon - day;
+  // The simulator draws each day's weather from the site and the date: under a cloudy day's sky the
+  // panels need not export past the limit, so the last clear midday of the past week is taken.
+  const sydney = siteById("sydney");
+  const clear = (at: number) =>
+    Array.from({ length: 30 }, (_, m) => at + m * 60_000).every(
+      (t) => cloudCover(sydney, t, localTime(t, sydney.timeZone).day) < 0.2,
+    );
+  for (let back = 0; back < 7 && !clear(noon); back++) noon -= day;
+  return noon - now;
 }
 
 export interface FleetSite {
