@@ -80,6 +80,11 @@ export function createReportedKeeper() {
     async write(tx: Tx, rows: readonly ReportedRow[]) {
       if (rows.length === 0) return;
       const sorted = [...rows].sort((a, b) => a.deviceId - b.deviceId);
+      // Locked in id order first, as presence locks them: the UPDATE's join plan, not its input's
+      // order, decides the order in which it would lock the rows, and two orders deadlock.
+      await tx.query("SELECT 1 FROM device WHERE id = ANY($1::int8[]) ORDER BY id FOR NO KEY UPDATE", [
+        sorted.map((r) => r.deviceId),
+      ]);
       await tx.query(UPDATE_SQL, [
         sorted.map((r) => r.deviceId),
         sorted.map((r) => r.ts),
