@@ -154,6 +154,7 @@ export function readOwnValuesOnReturn(deps: { db: Db; requests: DeviceRequests |
       const found = still.filter((k) => k in (row.applied?.settings ?? {}) && own[k] === null && known[k] !== undefined);
       if (found.length === 0) return;
       for (const k of found) own[k] = known[k] as number | string;
+      // write_ids null keeps the control's writes as they are (saveDeviceControl coalesces).
       await saveDeviceControl(tx, { ...row, own_values: own, write_ids: null });
     });
   };
