@@ -1,6 +1,6 @@
 import { Agent, request } from "node:https";
 import { GRID_DIRECTIONS, type GridDirection } from "@ess/domain";
-import { decodeSep, encodeSep, SEP_XML, type SepResourceName, type SepResources, SepXmlError } from "@ess/sep2";
+import { createDecodeCache, encodeSep, SEP_XML, type SepResourceName, type SepResources, SepXmlError } from "@ess/sep2";
 
 /**
  * HTTPS to the utility's IEEE 2030.5 server with the aggregator's client certificate: one
@@ -27,6 +27,8 @@ export interface SepClientOptions {
   connectTimeoutMs?: number;
   responseTimeoutMs?: number;
   maxBodyBytes?: number;
+  /** How many resource paths keep their last decoded document (default 10,000). */
+  decodedPaths?: number;
   onExchange?: (exchange: SepExchange) => void;
   onRequest?: (method: string, status: number) => void;
 }
@@ -80,8 +82,10 @@ export function createSepClient(options: SepClientOptions): SepClient {
   const responseTimeoutMs = options.responseTimeoutMs ?? 30_000;
   const maxBodyBytes = options.maxBodyBytes ?? 1 << 20;
 
-  function exchange(method: string, href: string, body?: string): Promise<RawReply> {
-    const url = new URL(href, base);
+  // Lists polled again and again mostly come back byte for byte the same: decoded once.
+  const decoded = createDecodeCache(options.decodedPaths);
+
+  function exchange(method: string, url: URL, body?: string): Promise<RawReply> {
     return new Promise((resolve, reject) => {
       const req = request(url, {
         method,
@@ -138,9 +142,9 @@ export function createSepClient(options: SepClientOptions): SepClient {
     });
   }
 
-  async function counted(method: string, href: string, body?: string): Promise<RawReply> {
+  async function counted(method: string, url: URL, body?: string): Promise<RawReply> {
     try {
-      const reply = await exchange(method, href, body);
+      const reply = await exchange(method, url, body);
       options.onRequest?.(method, reply.status);
       return reply;
     } catch (error) {
@@ -149,32 +153,31 @@ export function createSepClient(options: SepClientOptions): SepClient {
     }
   }
 
-  const pathOf = (href: string) => {
-    const url = new URL(href, base);
-    return url.pathname + url.search;
-  };
+  const pathOf = (url: URL) => url.pathname + url.search;
 
   return {
     dcapPath: base.pathname,
     async get(href, names, siteId) {
-      const reply = await counted("GET", href);
+      const url = new URL(href, base);
+      const path = pathOf(url);
+      const reply = await counted("GET", url);
       let name: string | null = null;
       let resource: Record<string, unknown> | undefined;
       let failure: Error | undefined;
       if (reply.status >= 200 && reply.status < 300) {
         try {
-          ({ name, resource } = decodeSep(reply.body));
+          ({ name, resource } = decoded.decode(url.href, reply.body));
         } catch (error) {
           failure = error as SepXmlError;
         }
       } else {
-        failure = new GridHttpError(`GET ${pathOf(href)} answered ${reply.status}`, reply.status);
+        failure = new GridHttpError(`GET ${path} answered ${reply.status}`, reply.status);
         name = /<(?:\w+:)?(\w+)[\s>]/.exec(reply.body.replace(/<\?xml[^>]*>/, ""))?.[1] ?? null;
       }
       options.onExchange?.({
         direction: GRID_DIRECTIONS.received,
         method: "GET",
-        path: pathOf(href),
+        path,
         status: reply.status,
         resource: name,
         body: reply.body,
@@ -187,14 +190,15 @@ export function createSepClient(options: SepClientOptions): SepClient {
     },
     async send(method, href, name, resource, siteId) {
       const body = encodeSep(name, resource);
+      const url = new URL(href, base);
       let reply: RawReply | undefined;
       try {
-        reply = await counted(method, href, body);
+        reply = await counted(method, url, body);
       } finally {
         options.onExchange?.({
           direction: GRID_DIRECTIONS.sent,
           method,
-          path: pathOf(href),
+          path: pathOf(url),
           status: reply?.status ?? null,
           resource: name,
           body,
@@ -202,7 +206,7 @@ export function createSepClient(options: SepClientOptions): SepClient {
         });
       }
       if (reply.status < 200 || reply.status >= 300)
-        throw new GridHttpError(`${method} ${pathOf(href)} answered ${reply.status}`, reply.status);
+        throw new GridHttpError(`${method} ${pathOf(url)} answered ${reply.status}`, reply.status);
       return { status: reply.status, location: reply.location };
     },
     close: () => agent.destroy(),
