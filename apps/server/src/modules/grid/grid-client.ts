@@ -46,6 +46,8 @@ export interface GridClientOptions {
   onPinMismatch?: (event: PinMismatchEvent) => void;
   /** First wait after a failure, ms of the client's clock (doubles up to the list's own rate). */
   retryMs?: number;
+  /** Polling rounds of all sites start on whole multiples of this (ms of the client's clock; default 1 s). */
+  pollAlignMs?: number;
   /** Told each site's control in force when its schedule starts and whenever it changes (default: nothing). */
   onEffectiveControl?: EffectiveControlHook;
 }
@@ -55,6 +57,9 @@ export interface GridClient {
   sites(): ReadonlyMap<number, Site>;
   stop(): Promise<void>;
 }
+
+/** A second: late enough by nothing a pollRate of a minute or more would notice. */
+const DEFAULT_POLL_ALIGN_MS = 1_000;
 
 /** Rates (s) until the server gives its own: the CSIP-AUS defaults. */
 const DEFAULT_RATES = { dcap: 300, edevList: 300, fsaList: 300, derpList: 60, derList: 60, post: 60 };
@@ -189,6 +194,8 @@ export function startGridClient(options: GridClientOptions): GridClient {
         firstWaitMs,
         periodic,
         periodMs: defaultPeriodS === undefined ? undefined : defaultPeriodS * 1000,
+        // Only rounds at a pollRate: a wait until a moment (an event's start) must end on it.
+        alignMs: periodic ? (options.pollAlignMs ?? DEFAULT_POLL_ALIGN_MS) : undefined,
       }),
     );
   }

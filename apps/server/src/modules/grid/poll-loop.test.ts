@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runLoop } from "./poll-loop.ts";
+import { alignedWait, runLoop } from "./poll-loop.ts";
 
 /** A clock that only moves when the loop sleeps or a round "works", recording each sleep. */
 function steppedClock() {
@@ -108,5 +108,47 @@ describe("poll loop", () => {
       },
     });
     expect(stepped.sleeps).toEqual([50_000, 60_000, 60_000]);
+  });
+});
+
+describe("aligned waits", () => {
+  it("ends a wait on the next whole multiple, never earlier than asked", () => {
+    expect(alignedWait(10_250, 60_000, 1_000)).toBe(60_750);
+    expect(alignedWait(10_000, 60_000, 1_000)).toBe(60_000);
+    expect(alignedWait(10_250, 0, 1_000)).toBe(750);
+    expect(alignedWait(10_250, 60_000, undefined)).toBe(60_000);
+  });
+
+  it("lets loops started at different moments of a second wake together, each keeping its period", async () => {
+    const wakes: number[][] = [];
+    for (const offset of [130, 610, 990]) {
+      let t = offset;
+      const starts: number[] = [];
+      const stop = new AbortController();
+      await runLoop({
+        clock: {
+          now: () => t,
+          sleep: async (ms) => {
+            t += ms;
+          },
+        },
+        signal: stop.signal,
+        periodic: true,
+        alignMs: 1_000,
+        onFailure: () => {},
+        run: async () => {
+          starts.push(t);
+          t += 40; // the round's own work
+          if (starts.length === 3) stop.abort();
+          return 60_000;
+        },
+      });
+      wakes.push(starts.slice(1));
+    }
+    expect(wakes).toEqual([
+      [61_000, 121_000],
+      [61_000, 121_000],
+      [61_000, 121_000],
+    ]);
   });
 });

@@ -25,6 +25,19 @@ export interface LoopOptions {
   periodic?: boolean;
   /** The period assumed until a round succeeds (the utility's default rate), bounding early retries. */
   periodMs?: number;
+  /**
+   * Each wait ends on the next whole multiple of this many ms of the clock (never earlier than
+   * asked). Loops of many sites then wake together: their requests leave in bursts on warm
+   * connections and caches, and their database reads join one batch, instead of each round waking
+   * the process alone. A period that is a multiple of it keeps its exact length after the first round.
+   */
+  alignMs?: number;
+}
+
+/** The wait from `now` that ends at `now + wait` or the first multiple of `alignMs` after it. */
+export function alignedWait(now: number, wait: number, alignMs: number | undefined): number {
+  if (!alignMs || alignMs <= 0) return wait;
+  return Math.ceil((now + wait) / alignMs) * alignMs - now;
 }
 
 export async function runLoop(options: LoopOptions): Promise<void> {
@@ -56,7 +69,7 @@ export async function runLoop(options: LoopOptions): Promise<void> {
       failures++;
     }
     try {
-      await options.clock.sleep(Math.max(0, wait), options.signal);
+      await options.clock.sleep(alignedWait(options.clock.now(), Math.max(0, wait), options.alignMs), options.signal);
     } catch {
       return;
     }
