@@ -28,6 +28,7 @@ import { nmiChecksum } from "@ess/domain/grid/nmi.ts";
 import { createCertificateAuthority, issueClientCertificate, issueServerCertificate } from "@ess/sep2/certificates.ts";
 import { startGridClient } from "@ess/server/internal/modules/grid/grid-client.ts";
 import { loadGridCredentials } from "@ess/server/internal/modules/grid/grid-credentials.ts";
+import { createSepClient } from "@ess/server/internal/modules/grid/sep-client.ts";
 import { createPartitionKeeper } from "@ess/server/internal/modules/telemetry/partitions.ts";
 import { createMetrics } from "@ess/server/internal/observability/metrics.ts";
 import { compressedClock } from "@ess/utility-sim";
@@ -105,6 +106,22 @@ async function bareRequestCpu(url: string, count: number): Promise<number> {
   return ms;
 }
 
+/**
+ * The console's SEP client in the floor's tight loop (DeviceCapability, four at a time): what our
+ * HTTP layer, decoding and exchange hook add to a bare GET before any grid logic runs.
+ */
+async function sepClientCpu(dcapUrl: string, count: number): Promise<number> {
+  const sep = createSepClient({ dcapUrl, ...loadGridCredentials(files), onExchange: () => {} });
+  const batch = async (n: number) => {
+    for (let i = 0; i < n; i += 4) await Promise.all([0, 1, 2, 3].map(() => sep.get(sep.dcapPath, ["DeviceCapability"])));
+  };
+  await batch(200);
+  const before = process.cpuUsage();
+  await batch(count);
+  sep.close();
+  return cpuMs(before) / count;
+}
+
 const database = await openBenchDatabase(dir, "ess_bench_grid");
 const { db } = database;
 let stopClient: (() => Promise<void>) | undefined;
@@ -112,6 +129,11 @@ try {
   const floorMs = await bareRequestCpu(sim.bareUrl, 4000);
   say(
     `floor: a bare HTTPS GET (keep-alive, client certificate, same TLS settings) costs this process ${floorMs.toFixed(3)} ms CPU  ${load()}`,
+  );
+
+  const clientFloorMs = await sepClientCpu(sim.dcapUrl, 4000);
+  say(
+    `the console's own client, same GET in the same loop, decoding and exchange hook included: ${clientFloorMs.toFixed(3)} ms CPU`,
   );
 
   await db.query("INSERT INTO tenant (id, name) VALUES (1, 'Default') ON CONFLICT (id) DO NOTHING");
@@ -185,9 +207,12 @@ try {
   const before = await requests();
   const roundsBefore = await programRounds();
   const cpuBefore = process.cpuUsage();
+  const mainBefore = process.threadCpuUsage();
   const started = performance.now();
   await sleep(realPeriodMs * cycles);
   const consoleMs = cpuMs(cpuBefore);
+  const mainUsage = process.threadCpuUsage(mainBefore);
+  const mainMs = (mainUsage.user + mainUsage.system) / 1000;
   const elapsedS = (performance.now() - started) / 1000;
   const after = await requests();
   const { postgresMs } = await stopMeter();
@@ -213,6 +238,8 @@ try {
       `${(perSiteCycle(total) * floorMs).toFixed(3)} ms per site per cycle); ` +
       `${((consoleMs / (elapsedS * 1000)) * 100).toFixed(0)} % of one core`,
   );
+  // The rest is the process's other threads: V8's compiler and collector helpers, libuv's pool.
+  say(`  of it the main thread: ${perSiteCycle(mainMs).toFixed(3)} ms per site per cycle`);
   // Program polls completed in the window: how many cycles the sites did complete.
   const completed = (await programRounds()) - roundsBefore;
   say(
