@@ -90,7 +90,7 @@ export class LeaseLostError extends Error {
 /**
  * Whether the lease is still held under the fence's token (true without a fence). Last in a
  * transaction, the row locked for share keeps any other process from taking the lease over until
- * the transaction ends: its writes land while the lease is held, or not at all. Alone, a check now.
+ * the transaction ends: its writes land while the lease is held, or not at all.
  */
 export async function holdLease(tx: Queryable, fence: LeaseFence | null): Promise<boolean> {
   if (!fence) return true;

@@ -1,4 +1,4 @@
-import { holdLease, type LeaseFence, type LeaseLog, LeaseLostError, leaseStillHeld } from "../../cluster/job-lease.ts";
+import { type LeaseFence, type LeaseLog, LeaseLostError, leaseStillHeld } from "../../cluster/job-lease.ts";
 import type { Queryable } from "../../db/db.ts";
 
 /**
@@ -68,7 +68,10 @@ export function createGridFence(deps: {
     lost,
     async ensure(confirm = false) {
       if (stop.signal.aborted) throw stop.signal.reason ?? new Error("grid client stopped");
-      if (confirm && lease && !(await holdLease(deps.db, lease))) lost();
+      if (!confirm || !lease) return;
+      // A look, not a lock: no lock could cover the request that follows anyway.
+      const { rows } = await deps.db.query<{ held: boolean }>(`SELECT ${fenced(1)} AS held`, [lease.job, lease.token]);
+      if (!rows[0]?.held) lost();
     },
   };
 }
