@@ -342,7 +342,8 @@ export async function startRuntime(
         log: log.child({ module: "grid" }),
       });
       closers.push(() => controls.close());
-      jobs.grid = () =>
+      // Fenced: a process held up past its lease must not record, apply or answer a control twice.
+      jobs.grid = (signal, token) =>
         startGridClient({
           db,
           credentials: gridCredentials,
@@ -355,6 +356,8 @@ export async function startRuntime(
           onPinMismatch,
           // Each site's control in force reaches its device through the durable write path.
           onEffectiveControl: controls.deliver,
+          fence: { job: "grid", token },
+          signal,
         });
     }
     const leased = startLeasedJobs({ db, log: leaseLog, metrics, ttlMs: config.ESS_JOB_LEASE_TTL_MS }, jobs);

@@ -79,6 +79,28 @@ export interface LeaseFence {
 export const leaseStillHeld = (job: string, token: string) =>
   `(${job}::text IS NULL OR EXISTS (SELECT 1 FROM job_lease f WHERE f.job = ${job} AND f.token = ${token} AND f.expires_at > now()))`;
 
+/** A fenced write found its job's lease taken over (or expired) since this process took it. */
+export class LeaseLostError extends Error {
+  override name = "LeaseLostError";
+  constructor(fence: LeaseFence) {
+    super(`job lease ${fence.job} no longer held under token ${fence.token}`);
+  }
+}
+
+/**
+ * Whether the lease is still held under the fence's token (true without a fence). Last in a
+ * transaction, the row locked for share keeps any other process from taking the lease over until
+ * the transaction ends: its writes land while the lease is held, or not at all.
+ */
+export async function holdLease(tx: Queryable, fence: LeaseFence | null): Promise<boolean> {
+  if (!fence) return true;
+  const { rows } = await tx.query("SELECT 1 FROM job_lease WHERE job = $1 AND token = $2 AND expires_at > now() FOR SHARE", [
+    fence.job,
+    fence.token,
+  ]);
+  return rows.length > 0;
+}
+
 /** One process's holder id: unique across hosts, processes and restarts with the same pid. */
 export function processHolderId(): string {
   return `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;

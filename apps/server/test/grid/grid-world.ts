@@ -13,7 +13,12 @@ import {
 import { type CommsRates, compressedClock, type SimClock, startUtilitySim, type UtilitySim } from "@ess/utility-sim";
 import type { Db } from "../../src/db/db.ts";
 import type { DeviceTake } from "../../src/modules/grid/event-responses.ts";
-import { type GridClient, type PinMismatchEvent, startGridClient } from "../../src/modules/grid/grid-client.ts";
+import {
+  type GridClient,
+  type GridClientOptions,
+  type PinMismatchEvent,
+  startGridClient,
+} from "../../src/modules/grid/grid-client.ts";
 import { loadGridCredentials } from "../../src/modules/grid/grid-credentials.ts";
 import { createPartitionKeeper } from "../../src/modules/telemetry/partitions.ts";
 import { createMetrics, type Metrics } from "../../src/observability/metrics.ts";
@@ -45,8 +50,8 @@ export interface GridWorld {
   readonly client: GridClient;
   /** Stops the grid client as a console stopping would (what it holds in memory is gone). */
   stopClient(): Promise<void>;
-  /** Starts a new grid client on the same database and utility (a console started again). */
-  startClient(): void;
+  /** Starts a new grid client on the same database and utility (a console started again), with `extra` options. */
+  startClient(extra?: Partial<GridClientOptions>): void;
   aggregatorLfdi: string;
   devices: Map<string, number>;
   alarms: PinMismatchEvent[];
@@ -70,9 +75,11 @@ export async function startGridWorld(options: {
   rates?: Partial<CommsRates>;
   defaultPin?: string;
   /** Runs once the utility and the sites are set up, before the client's first request (a procedure's preconditions). */
-  beforeClient?: (sim: UtilitySim, ids: { aggregatorLfdi: string; siteLfdi(sn: string): string }) => void;
+  beforeClient?: (sim: UtilitySim, ids: { aggregatorLfdi: string; siteLfdi(sn: string): string }, db: Db) => void | Promise<void>;
   /** How each site's device takes a control applied to it (default: not told, as with no device). */
   take?: (deviceId: number, active: ActiveControl) => DeviceTake | undefined;
+  /** More options of the first client (its lease, its log…). */
+  client?: Partial<GridClientOptions>;
 }): Promise<GridWorld> {
   const clock = compressedClock({ factor: options.factor });
   const ca = await createCertificateAuthority({ commonName: "Grid test utility CA" });
@@ -123,11 +130,11 @@ export async function startGridWorld(options: {
     ]);
   }
 
-  options.beforeClient?.(sim, { aggregatorLfdi, siteLfdi });
+  await options.beforeClient?.(sim, { aggregatorLfdi, siteLfdi }, db);
   const metrics = createMetrics();
   const alarms: PinMismatchEvent[] = [];
   const effective: GridWorld["effective"] = [];
-  const start = () =>
+  const start = (extra?: Partial<GridClientOptions>) =>
     startGridClient({
       db,
       credentials: loadGridCredentials(files),
@@ -144,8 +151,9 @@ export async function startGridWorld(options: {
         const take = active && options.take?.(deviceId, active);
         if (take) took?.(take);
       },
+      ...extra,
     });
-  let client = start();
+  let client = start(options.client);
   let seq = 0;
   return {
     clock,
@@ -158,8 +166,8 @@ export async function startGridWorld(options: {
     async stopClient() {
       await client.stop();
     },
-    startClient() {
-      client = start();
+    startClient(extra) {
+      client = start(extra);
     },
     aggregatorLfdi,
     devices,

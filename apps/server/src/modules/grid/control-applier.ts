@@ -7,7 +7,8 @@ import {
   SETTING_RULE_REGISTERS,
   SHUTDOWN_STATE,
 } from "@ess/domain";
-import type { Db } from "../../db/db.ts";
+import { holdLease, type LeaseFence, LeaseLostError } from "../../cluster/job-lease.ts";
+import type { Db, Queryable } from "../../db/db.ts";
 import { currentSettings } from "../settings/current-settings.ts";
 import type { DeviceWriter } from "../settings/device-writer.ts";
 import { latestSystemState, sendRecorded } from "../settings/write-guards.ts";
@@ -160,6 +161,11 @@ export function readOwnValuesOnReturn(deps: { db: Db; requests: DeviceRequests |
   };
 }
 
+/** Last in a transaction of the grid's writes: rolled back unless the grid's lease is still held (none: unfenced). */
+async function fenceOrAbort(tx: Queryable, fence: LeaseFence | null): Promise<void> {
+  if (fence && !(await holdLease(tx, fence))) throw new LeaseLostError(fence);
+}
+
 /**
  * Turns the effective control of a device into its settings, durably (docs/ARCHITECTURE.md,
  * "Grid controls on devices"). Writes go through the device writer as any change does: recorded,
@@ -180,9 +186,15 @@ export function createControlApplier(deps: {
    * Applies `base` (the site's effective DERControlBase now; null when no control is in force) to
    * the device. Sends only what changed from what was last applied, so calling it again with the
    * same control — after a restart too — sends nothing. Marks the device under the grid's control
-   * while one is active, and gives it back its own values when the control ends.
+   * while one is active, and gives it back its own values when the control ends. With `fence` (the
+   * grid client's lease), nothing is recorded or sent unless the lease is still held under its
+   * token when the change commits: a client whose lease was taken over throws LeaseLostError.
    */
-  async function applyEffectiveControl(device: { id: number }, base: ControlBase | null): Promise<AppliedControl> {
+  async function applyEffectiveControl(
+    device: { id: number },
+    base: ControlBase | null,
+    fence: LeaseFence | null = null,
+  ): Promise<AppliedControl> {
     const facts = await controlledDevice(db, device.id);
     if (!facts) throw new Error(`device ${device.id} not found`);
     let target = base ? controlTarget(facts, base) : null;
@@ -229,13 +241,14 @@ export function createControlApplier(deps: {
       if (plan.command !== null) writes.push({ ...common, kind: "command", changes: [], command: plan.command });
       const inserted = await insertWrites(tx, writes);
       await saveDeviceControl(tx, { ...plan.next, write_ids: inserted.length > 0 ? inserted.map((w) => w.id) : null });
+      await fenceOrAbort(tx, fence);
       return { inserted, unsent };
     });
     for (const id of recorded.unsent) deps.writer.publish(await getWrite(db, id));
 
     const ended: WriteRow[] = [];
     for (const row of recorded.inserted) ended.push(await sendRecorded(deps, facts, row));
-    const retried = await queueUnanswered(facts, ended);
+    const retried = await queueUnanswered(facts, ended, fence);
     const changed = recorded.inserted.length > 0;
     const outcome = changed ? outcomeOf(retried.map((w) => w.state)) : await lastOutcome(device.id);
     return { changed, outcome, writes: ended, notApplicable: target?.notApplicable ?? [] };
@@ -249,7 +262,11 @@ export function createControlApplier(deps: {
    * event while the console holds the limit for applied. Only once per change, and only while
    * that change is still the device's last (a newer one has writes of its own).
    */
-  async function queueUnanswered(device: { id: number; tenantId: number }, ended: WriteRow[]): Promise<WriteRow[]> {
+  async function queueUnanswered(
+    device: { id: number; tenantId: number },
+    ended: WriteRow[],
+    fence: LeaseFence | null,
+  ): Promise<WriteRow[]> {
     const unanswered = ended.filter((w) => w.state === "timed_out" && w.refusal === "timeout");
     if (unanswered.length === 0) return ended;
     return db.transaction(async (tx) => {
@@ -276,6 +293,7 @@ export function createControlApplier(deps: {
         device.id,
         now.map((w) => Number(w.id)),
       );
+      await fenceOrAbort(tx, fence);
       for (const w of again) deps.writer.publish(w);
       return now;
     });

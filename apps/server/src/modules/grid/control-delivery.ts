@@ -1,4 +1,5 @@
 import type { ActiveControl, ControlBase } from "@ess/domain";
+import { type LeaseFence, LeaseLostError } from "../../cluster/job-lease.ts";
 import type { AppliedControl, ControlOutcome } from "./control-applier.ts";
 import type { DeviceTake } from "./event-responses.ts";
 import type { GridLog } from "./grid-context.ts";
@@ -21,10 +22,12 @@ const TAKE_RECHECK_MAX_MS = 60_000;
  * the next answer for the device tries again from what was applied. How the device took a control
  * goes back through `took`, so the utility hears of a refusal; a take still pending (an offline
  * device's queued writes) is looked at again until it settles or the device's control changes, so
- * a device that comes back and takes the control is told as taking part.
+ * a device that comes back and takes the control is told as taking part. An answer handed over
+ * under a lease (the grid client's) is applied only while that lease holds: a client whose lease
+ * was taken over applies nothing more (one warning per lease token, not one per device).
  */
 export function createControlDelivery(deps: {
-  apply(device: { id: number }, base: ControlBase | null): Promise<AppliedControl>;
+  apply(device: { id: number }, base: ControlBase | null, fence: LeaseFence | null): Promise<AppliedControl>;
   /** How the device stands now with the control last applied (control-applier's controlState). */
   state?(deviceId: number): Promise<{ outcome: ControlOutcome }>;
   log: GridLog;
@@ -35,6 +38,8 @@ export function createControlDelivery(deps: {
   const latest = new Map<number, object>();
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
+  /** The lease token last found taken over, so its fenced-out answers are told once. */
+  let lostToken: number | null = null;
 
   function watch(
     deviceId: number,
@@ -63,13 +68,19 @@ export function createControlDelivery(deps: {
     timers.add(timer);
   }
 
-  function deliver(siteId: number, deviceId: number, active: ActiveControl | null, took?: (take: DeviceTake) => void): void {
+  function deliver(
+    siteId: number,
+    deviceId: number,
+    active: ActiveControl | null,
+    took?: (take: DeviceTake) => void,
+    fence: LeaseFence | null = null,
+  ): void {
     const answer = {};
     latest.set(deviceId, answer);
     const previous = chains.get(deviceId) ?? Promise.resolve();
     const next = previous.then(async () => {
       try {
-        const applied = await deps.apply({ id: deviceId }, active?.control ?? null);
+        const applied = await deps.apply({ id: deviceId }, active?.control ?? null, fence);
         if (applied.changed)
           deps.log.info(
             { siteId, deviceId, outcome: applied.outcome, notApplicable: applied.notApplicable.map((n) => n.field) },
@@ -81,7 +92,15 @@ export function createControlDelivery(deps: {
           watch(deviceId, answer, take, took);
         }
       } catch (error) {
-        deps.log.warn({ err: error, siteId, deviceId }, "grid control not applied to the device");
+        if (!(error instanceof LeaseLostError))
+          deps.log.warn({ err: error, siteId, deviceId }, "grid control not applied to the device");
+        else if (fence && lostToken !== fence.token) {
+          lostToken = fence.token;
+          deps.log.warn(
+            { ...fence, siteId, deviceId },
+            "grid lease taken over by another process: its controls no longer applied here",
+          );
+        }
       }
     });
     chains.set(deviceId, next);

@@ -1,6 +1,7 @@
 import { type ActiveControl, GRID_EXCHANGE_RETENTION_DAYS, GRID_REGISTRATION_STATES, PRODUCT } from "@ess/domain";
 import { siteIdentity } from "@ess/domain/grid/hashed-identity.ts";
 import type { DeviceCapability, EndDevice } from "@ess/sep2";
+import type { LeaseFence } from "../../cluster/job-lease.ts";
 import type { Db } from "../../db/db.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import { createDeviceFacts } from "./device-facts.ts";
@@ -9,6 +10,7 @@ import { createExchangeWriter } from "./exchange-writer.ts";
 import { createGridRepository, type GridSitesScope, type ParticipantDevice } from "./grid.repository.ts";
 import { type GridClock, type GridContext, type GridLog, type Site, seconds } from "./grid-context.ts";
 import type { GridCredentials } from "./grid-credentials.ts";
+import { createGridFence } from "./grid-fence.ts";
 import { readList } from "./list-reader.ts";
 import { runLoop } from "./poll-loop.ts";
 import { createPollMarks } from "./poll-marks.ts";
@@ -50,6 +52,13 @@ export interface GridClientOptions {
   pollAlignMs?: number;
   /** Told each site's control in force when its schedule starts and whenever it changes (default: nothing). */
   onEffectiveControl?: EffectiveControlHook;
+  /**
+   * The `grid` job's lease and token the client runs under: its writes hold only while the lease
+   * does, and it stops once they find it taken over (grid-fence.ts). None: unfenced.
+   */
+  fence?: LeaseFence;
+  /** Aborts when the lease is lost: the client stops writing and sending at once (its stop follows). */
+  signal?: AbortSignal;
 }
 
 export interface GridClient {
@@ -82,8 +91,11 @@ export const realClock: GridClock = {
 
 export function startGridClient(options: GridClientOptions): GridClient {
   const clock = options.clock ?? realClock;
-  const repo = createGridRepository(options.db);
   const stop = new AbortController();
+  if (options.signal?.aborted) stop.abort(options.signal.reason);
+  options.signal?.addEventListener("abort", () => stop.abort(options.signal?.reason), { once: true });
+  const fence = createGridFence({ db: options.db, lease: options.fence ?? null, stop, log: options.log });
+  const repo = createGridRepository(options.db, fence);
   const running: Promise<void>[] = [];
   const sites = new Map<number, Site>();
   const tenantOf = new Map<number, number>();
@@ -99,7 +111,7 @@ export function startGridClient(options: GridClientOptions): GridClient {
   const exchanges = createExchangeWriter(options.db, {
     onError: (error) => options.log.warn({ err: error }, "grid: exchanges not stored"),
   });
-  const http = createSepClient({
+  const sep = createSepClient({
     dcapUrl: options.dcapUrl,
     ...options.credentials,
     onRequest: (method, status) => options.metrics.gridRequests.inc({ method, status: String(status) }),
@@ -108,6 +120,8 @@ export function startGridClient(options: GridClientOptions): GridClient {
       exchanges.add({ tenantId, exchange, at: new Date(clock.now()) });
     },
   });
+  // Nothing that changes something at the utility goes out once the client has stopped or lost its lease.
+  const http: typeof sep = { ...sep, send: (...request) => fence.ensure().then(() => sep.send(...request)) };
 
   const serverNow = () => clock.now() + offsetMs;
   /** How each device took the events applied to it, by device id then event mRID (see Site.takes). */
@@ -131,7 +145,7 @@ export function startGridClient(options: GridClientOptions): GridClient {
     serverNow,
     log: options.log,
     onEffectiveControl:
-      hook && ((siteId, deviceId, active) => hook(siteId, deviceId, active, (take) => took(deviceId, active, take))),
+      hook && ((siteId, deviceId, active) => hook(siteId, deviceId, active, (take) => took(deviceId, active, take), fence.lease)),
     signal: stop.signal,
   });
   // Schedules of sites registered before run from what was stored, whether the utility answers or not.
@@ -148,6 +162,7 @@ export function startGridClient(options: GridClientOptions): GridClient {
   const ctx: GridContext = {
     http,
     repo,
+    fence,
     marks,
     shared: createSharedReads(() => clock.now()),
     facts: createDeviceFacts(options.db),
@@ -161,6 +176,8 @@ export function startGridClient(options: GridClientOptions): GridClient {
   };
 
   const failed = (task: string, siteId?: number) => (error: unknown) => {
+    // Stopped, or fenced out (told once, by the fence): what was under way is left as it is.
+    if (stop.signal.aborted) return;
     options.metrics.gridFailures.inc({ task });
     options.log.warn({ err: error, task, siteId }, "grid: utility exchange failed; tried again later");
     if (siteId !== undefined) marks.mark(siteId, new Date(clock.now()), task);

@@ -3,6 +3,7 @@ import type { DeviceCapability, EndDevice } from "@ess/sep2";
 import type { DeviceFacts } from "./device-facts.ts";
 import type { DeviceTake } from "./event-responses.ts";
 import type { CommandRow, GridRepository, GridSiteRow, ParticipantDevice } from "./grid.repository.ts";
+import type { GridFence } from "./grid-fence.ts";
 import type { PollMarks } from "./poll-marks.ts";
 import type { SepClient } from "./sep-client.ts";
 import type { SharedReads } from "./shared-reads.ts";
@@ -26,6 +27,8 @@ export interface GridLog {
 export interface GridContext {
   http: SepClient;
   repo: GridRepository;
+  /** The client's lease: what its writes and its requests to change something at the utility hold by. */
+  fence: GridFence;
   /** Each site's last poll, written in batches. */
   marks: PollMarks;
   /** Reads one site may take from another's (the aggregator-wide MirrorUsagePointList). */

@@ -10,8 +10,14 @@ import {
 } from "@ess/domain";
 import { RESPONSE_STATUS } from "@ess/sep2";
 import type { Db } from "../../db/db.ts";
+import { fenceArgs, fenced, type GridFence, UNFENCED } from "./grid-fence.ts";
 
-/** grid_site, grid_exchange and grid_command as the aggregator client reads and writes them. */
+/**
+ * grid_site, grid_exchange and grid_command as the aggregator client reads and writes them. The
+ * writes of what the utility said and what the client answered (commands, the control in force,
+ * registration, responses) hold only while the client's lease does (grid-fence.ts); a site's
+ * row and its commands are never deleted, so a fenced statement that touched no row was fenced out.
+ */
 
 export type GridSitesScope = "au" | "all";
 
@@ -91,7 +97,12 @@ type Nullable<T> = { [K in keyof T]: T[K] | null };
 const scopeFilter = (scope: GridSitesScope) =>
   scope === "au" ? `AND shown_country_code = ${COUNTRY_AUSTRALIA} AND nmi <> ''` : "";
 
-export function createGridRepository(db: Db) {
+export function createGridRepository(db: Db, fence: GridFence = UNFENCED) {
+  const lease = fenceArgs(fence);
+  /** A fenced write that touched nothing: the lease is gone (unfenced, the row simply was not there). */
+  const wrote = (rows: readonly unknown[]) => {
+    if (rows.length === 0 && fence.lease) fence.lost();
+  };
   return {
     async participants(scope: GridSitesScope): Promise<ParticipantDevice[]> {
       const { rows } = await db.query<ParticipantDevice>(
@@ -163,25 +174,27 @@ export function createGridRepository(db: Db) {
         `UPDATE grid_command SET retired_at = $4, updated_at = $4
           WHERE site_id = $1 AND retired_at IS NULL
             AND (NOT (coalesce(program_mrid, '') = ANY($2::text[])) OR (kind = 2 AND NOT (mrid = ANY($3::text[]))))
+            AND ${fenced(5)}
           RETURNING mrid`,
-        [siteId, programs, defaults, at],
+        [siteId, programs, defaults, at, ...lease],
       );
       return rows.map((r) => r.mrid);
     },
 
     /** Keeps the control in force at the site (null: none), since when and until when. */
     async saveActive(siteId: number, active: ActiveControl | null, since: Date, until: Date | null): Promise<void> {
-      await db.query(
-        `UPDATE grid_site SET active_control = $2, active_source = $3, active_since = $4, active_until = $5 WHERE id = $1`,
-        [siteId, active && JSON.stringify(active.control), active && JSON.stringify(active.source), since, until],
+      const { rows } = await db.query(
+        `UPDATE grid_site SET active_control = $2, active_source = $3, active_since = $4, active_until = $5
+          WHERE id = $1 AND ${fenced(6)} RETURNING id`,
+        [siteId, active && JSON.stringify(active.control), active && JSON.stringify(active.source), since, until, ...lease],
       );
+      wrote(rows);
       // The control in force counts as applied at the site (the centre's mode counts, migration 0320).
       if (active)
-        await db.query("UPDATE grid_command SET applied_at = $3 WHERE site_id = $1 AND mrid = $2 AND applied_at IS NULL", [
-          siteId,
-          active.source.mrid,
-          since,
-        ]);
+        await db.query(
+          `UPDATE grid_command SET applied_at = $3 WHERE site_id = $1 AND mrid = $2 AND applied_at IS NULL AND ${fenced(4)}`,
+          [siteId, active.source.mrid, since, ...lease],
+        );
     },
 
     /** The device's site, made with the given identity the first time. */
@@ -200,10 +213,12 @@ export function createGridRepository(db: Db) {
     },
 
     async setRegistration(siteId: number, state: GridRegistrationState, endDeviceHref: string | null): Promise<void> {
-      await db.query(
-        `UPDATE grid_site SET registered_state = $2, end_device_href = coalesce($3, end_device_href), updated_at = now() WHERE id = $1`,
-        [siteId, state, endDeviceHref],
+      const { rows } = await db.query(
+        `UPDATE grid_site SET registered_state = $2, end_device_href = coalesce($3, end_device_href), updated_at = now()
+          WHERE id = $1 AND ${fenced(4)} RETURNING id`,
+        [siteId, state, endDeviceHref, ...lease],
       );
+      wrote(rows);
     },
 
     /** Drops exchanged documents older than the retention. */
@@ -213,11 +228,12 @@ export function createGridRepository(db: Db) {
 
     /** Stores a received control; returns its row (with the last response posted, if any). */
     async upsertCommand(input: CommandInput, at: Date): Promise<CommandRow> {
+      // A SELECT rather than VALUES, for its WHERE: fenced out, no row is proposed, so none is inserted or updated.
       const { rows } = await db.query<CommandRow>(
         `INSERT INTO grid_command (tenant_id, site_id, mrid, program_mrid, primacy, kind, mode, start_at, duration_s,
                                    controls, event_status, reply_to, response_required, received_at, updated_at,
                                    creation_time, event_status_at, randomize_start, randomize_duration)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15, $16, $17, $18)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15, $16, $17, $18 WHERE ${fenced(19)}
          ON CONFLICT (site_id, mrid) DO UPDATE SET program_mrid = EXCLUDED.program_mrid, primacy = EXCLUDED.primacy,
            mode = EXCLUDED.mode, start_at = EXCLUDED.start_at, duration_s = EXCLUDED.duration_s,
            controls = EXCLUDED.controls, event_status = EXCLUDED.event_status, reply_to = EXCLUDED.reply_to,
@@ -247,8 +263,10 @@ export function createGridRepository(db: Db) {
           input.eventStatusAt,
           input.randomizeStart,
           input.randomizeDuration,
+          ...lease,
         ],
       );
+      wrote(rows);
       return rows[0] as CommandRow;
     },
 
@@ -264,11 +282,17 @@ export function createGridRepository(db: Db) {
 
     async responded(commandId: number, siteId: number, status: number, at: Date): Promise<void> {
       // Answered started: the event took effect at the site (the centre's mode counts, migration 0320).
-      await db.query(
-        "UPDATE grid_command SET response_status = $2, updated_at = $3, applied_at = coalesce(applied_at, $4) WHERE id = $1",
-        [commandId, status, at, status === RESPONSE_STATUS.started ? at : null],
+      const { rows } = await db.query(
+        `UPDATE grid_command SET response_status = $2, updated_at = $3, applied_at = coalesce(applied_at, $4)
+          WHERE id = $1 AND ${fenced(5)} RETURNING id`,
+        [commandId, status, at, status === RESPONSE_STATUS.started ? at : null, ...lease],
       );
-      await db.query(`UPDATE grid_site SET last_command_at = $2, updated_at = now() WHERE id = $1`, [siteId, at]);
+      wrote(rows);
+      await db.query(`UPDATE grid_site SET last_command_at = $2, updated_at = now() WHERE id = $1 AND ${fenced(3)}`, [
+        siteId,
+        at,
+        ...lease,
+      ]);
     },
   };
 }

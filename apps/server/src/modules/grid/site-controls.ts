@@ -210,6 +210,8 @@ function wanted(row: CommandRow, status: number): boolean {
  */
 async function respond(ctx: GridContext, site: Site, row: CommandRow, status: number): Promise<void> {
   if (row.replyTo && wanted(row, status)) {
+    // Answered by one process only: not after another took the lease over (the record below is fenced too).
+    await ctx.fence.ensure(true);
     await ctx.http.send(
       "POST",
       row.replyTo,

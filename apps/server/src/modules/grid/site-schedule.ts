@@ -1,4 +1,5 @@
 import { type ActiveControl, effectiveControl, type ScheduleDefault, type ScheduleEvent, sameControl } from "@ess/domain";
+import type { LeaseFence } from "../../cluster/job-lease.ts";
 import type { DeviceTake } from "./event-responses.ts";
 import type { GridRepository, ScheduledSite } from "./grid.repository.ts";
 import type { GridClock, GridLog } from "./grid-context.ts";
@@ -14,13 +15,15 @@ import type { GridClock, GridLog } from "./grid-context.ts";
 /**
  * Called with a site's control in force (null: none) once when its schedule starts and then each
  * time it changes; applying it to the device is the hook's business, and `took` (when given) is
- * where it tells how the device took it, for the utility's responses. Must not throw or block.
+ * where it tells how the device took it, for the utility's responses; `fence` (when given) is the
+ * lease the client runs under, which the device's writes must hold by. Must not throw or block.
  */
 export type EffectiveControlHook = (
   siteId: number,
   deviceId: number,
   active: ActiveControl | null,
   took?: (take: DeviceTake) => void,
+  fence?: LeaseFence | null,
 ) => void;
 
 export interface SiteSchedules {
@@ -137,9 +140,9 @@ export function createSiteSchedules(options: {
       if (!site.active) return;
       site.active = null;
       tell(site, null);
-      options.repo
-        .saveActive(site.siteId, null, new Date(options.serverNow()), null)
-        .catch((error) => options.log.warn({ err: error, siteId }, "grid: control schedule not stored"));
+      options.repo.saveActive(site.siteId, null, new Date(options.serverNow()), null).catch((error) => {
+        if (!options.signal.aborted) options.log.warn({ err: error, siteId }, "grid: control schedule not stored");
+      });
     },
     async closed() {
       await Promise.allSettled(loops);
