@@ -30,6 +30,13 @@ export function crudScreen(page: Page, id: string) {
       await root.locator("tr.ant-table-row", { hasText: text }).getByTestId(`${id}-${action}`).click();
       await standing();
     },
+    /** Opens a row's dialog or drawer from its "More" menu (the actions not shown as buttons). */
+    async menuAction(text: string, action: string) {
+      dialog = `${id}-${action}-dialog`;
+      await root.locator("tr.ant-table-row", { hasText: text }).getByTestId(`${id}-more`).click();
+      await page.locator(".ant-dropdown:not(.ant-dropdown-hidden)").getByTestId(`${id}-${action}`).click();
+      await standing();
+    },
     async fill(values: Record<string, string>) {
       for (const [name, value] of Object.entries(values)) await input(name).fill(value);
     },

@@ -114,7 +114,11 @@ describe.skipIf(!CHROMIUM)("the demo fleet at the demo utility, in the IEEE cent
               },
               { timeout: 30_000, interval: 1000 },
             )
-            .toMatch(new RegExp(`${site.nmi}.*${site.lfdi}.*${registered}`));
+            .toMatch(new RegExp(`${site.nmi}.*${site.lfdi.slice(0, 8)}….*${registered}`));
+          // The list shows the LFDI's head; the whole of it on hover.
+          await row.getByTestId("ieee-lfdi").hover();
+          await page.locator(".ant-tooltip:not(.ant-tooltip-hidden)", { hasText: site.lfdi }).waitFor();
+          await page.mouse.move(0, 0);
         }
         await screenshot(page, `grid-demo-list-${locale}`);
         const [first] = demo.sites;

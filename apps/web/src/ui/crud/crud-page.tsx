@@ -133,7 +133,7 @@ export function CrudPage<R extends { id: number }>({ config }: { config: CrudCon
         data-testid={`${config.id}-table`}
         rowKey="id"
         size="middle"
-        scroll={{ x: "max-content" }}
+        scroll={{ x: config.scrollX ?? "max-content" }}
         loading={list.loading}
         columns={columns}
         dataSource={config.tree ? pruneChildren(records) : records}

@@ -155,6 +155,12 @@ export interface CrudConfig<R extends { id: number }> {
   /** Width of the actions column. */
   actionsWidth?: number;
   /**
+   * The table's least width (px): columns keep their given widths (text wraps, `ellipsis` cuts),
+   * those without one share what is left, and the table scrolls inside itself only when its
+   * container is narrower. Without it every column is as wide as its content.
+   */
+  scrollX?: number;
+  /**
    * The row actions shown as buttons (keys, including "edit" and "delete"); the others go in the
    * row's "more" menu. Without it every action is a button.
    */

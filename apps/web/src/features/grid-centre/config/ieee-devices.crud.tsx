@@ -1,11 +1,11 @@
 import { type IeeeDeviceRecord, powerGridSaveBody } from "@ess/contracts";
 import { COUNTRY_AUSTRALIA, GRID_REGISTRATION_STATES } from "@ess/domain";
-import { Typography } from "antd";
 import { API } from "../../../api/api.ts";
 import { call } from "../../../api/client.ts";
 import { defineCrud, type OptionSource } from "../../../ui/crud/index.ts";
 import { activeControlText } from "../components/active-control.tsx";
 import { ControlsDrawer } from "../components/controls-drawer.tsx";
+import { CreatedUpdated, LfdiCell, ModeCounts, OneLine } from "../components/device-cells.tsx";
 import { IeeeDrawer } from "../components/ieee-drawer.tsx";
 import { ieeeCommandsCrud } from "./ieee-commands.crud.tsx";
 import { ieeeExchangesCrud } from "./ieee-exchanges.crud.tsx";
@@ -35,44 +35,35 @@ export const ieeeDevicesCrud = defineCrud<IeeeDeviceRecord>({
     { name: "registeredState", label: "fields:registeredState", kind: "select", options: registeredStates },
     { name: "gridCompany", label: "fields:gridCompany", kind: "select", options: networks },
   ],
+  // Widths sum to about scrollX: the list fits the content area of a 1,600 px window (sider open,
+  // a scroll bar's room spared) in every language; narrower, the table scrolls inside itself.
+  // Text wraps within its column; what cannot wrap is shortened and whole on hover.
   columns: [
-    { key: "sn", title: "gridCentre:columns.sn" },
-    { key: "nmi", title: "gridCentre:columns.nmi" },
-    {
-      key: "lfdi",
-      title: "gridCentre:columns.lfdi",
-      render: (r) => (
-        <Typography.Text code copyable style={{ fontSize: 12 }}>
-          {r.lfdi}
-        </Typography.Text>
-      ),
-    },
-    { key: "gridCompany", title: "gridCentre:columns.gridCompany" },
-    { key: "registeredState", title: "gridCentre:columns.registeredState", options: registeredStates },
+    // Cut in its cells only: the header wraps instead.
+    { key: "sn", title: "gridCentre:columns.sn", width: 136, render: (r) => <OneLine text={r.sn} /> },
+    { key: "nmi", title: "gridCentre:columns.nmi", width: 104 },
+    { key: "lfdi", title: "gridCentre:columns.lfdi", width: 96, render: (r) => <LfdiCell lfdi={r.lfdi} /> },
+    { key: "gridCompany", title: "gridCentre:columns.gridCompany", width: 100 },
+    { key: "registeredState", title: "gridCentre:columns.registeredState", width: 112, options: registeredStates },
     {
       key: "onlineStatus",
       title: "gridCentre:columns.onlineStatus",
+      width: 100,
       options: { values: [0, 1, 2], labelKey: "enums:onlineStatusFilter" },
     },
-    { key: "lastCommandTime", title: "gridCentre:columns.lastCommandTime", kind: "time", sortable: true },
-    {
-      key: "modeCounts",
-      title: "gridCentre:columns.modeCounts",
-      // Two short lines, so the column stays narrow beside the LFDI.
-      render: (r, t) => (
-        <span style={{ whiteSpace: "pre-line" }}>
-          {t("gridCentre:counts", {
-            regular: r.regularCount,
-            sell: r.sellCount,
-            emergency: r.emergencyCount,
-            purePv: r.purePvCount,
-          })}
-        </span>
-      ),
-    },
+    // Date above time: the space between them wraps.
+    { key: "lastCommandTime", title: "gridCentre:columns.lastCommandTime", kind: "time", sortable: true, width: 108 },
+    { key: "modeCounts", title: "gridCentre:columns.modeCounts", width: 100, render: (r, t) => <ModeCounts record={r} t={t} /> },
+    // The one column without a width: it takes what the others leave.
     { key: "activeControl", title: "gridCentre:columns.activeControl", render: (r, t) => activeControlText(r.activeControl, t) },
-    { key: "createTime", title: "gridCentre:columns.createTime", kind: "time", sortable: true },
-    { key: "updateTime", title: "gridCentre:columns.updateTime", kind: "time", sortable: true },
+    // Sorted by creation, the first line; the update time below it.
+    {
+      key: "createTime",
+      title: "gridCentre:columns.createUpdateTime",
+      sortable: true,
+      width: 128,
+      render: (r, t) => <CreatedUpdated record={r} t={t} />,
+    },
   ],
   actions: [
     {
@@ -127,6 +118,8 @@ export const ieeeDevicesCrud = defineCrud<IeeeDeviceRecord>({
       },
     },
   ],
-  rowButtons: ["controls", "received", "sent", "commands", "editGrid"],
-  actionsWidth: 440,
+  // The drawers opened most as buttons, the rest under "More" (as the device list does).
+  rowButtons: ["controls", "received", "sent"],
+  actionsWidth: 184,
+  scrollX: 1290,
 });

@@ -25,10 +25,14 @@ export const ieeeResponsesCrud = (sn: string) =>
     ns: ["gridCentre"],
     list: API.ieee.responsePage,
     baseQuery: { sn },
+    // Widths sum to about scrollX: the trail fits its drawer in a 1,600 px window in every language;
+    // mRIDs are cut with an ellipsis, whole in their titles.
     columns: [
-      { key: "time", title: "gridCentre:trail.time", kind: "time", sortable: true },
-      { key: "mrid", title: "gridCentre:trail.mrid", ellipsis: true, width: 160 },
-      { key: "programMrid", title: "gridCentre:trail.program", ellipsis: true, width: 140 },
+      // Date above time: the space between them wraps.
+      { key: "time", title: "gridCentre:trail.time", kind: "time", sortable: true, width: 96 },
+      { key: "mrid", title: "gridCentre:trail.mrid", ellipsis: true, width: 140 },
+      { key: "programMrid", title: "gridCentre:trail.program", ellipsis: true, width: 130 },
+      // Without a width: it takes what the others leave.
       {
         key: "status",
         title: "gridCentre:trail.status",
@@ -39,13 +43,21 @@ export const ieeeResponsesCrud = (sn: string) =>
       {
         key: "outcome",
         title: "gridCentre:trail.outcome",
-        render: (r, t) => <Tag color={OUTCOME_COLOURS[r.outcome]}>{t(`enums:gridResponseOutcome.${r.outcome}`)}</Tag>,
+        width: 180,
+        // A long outcome ("not accepted yet; being retried") wraps inside its tag.
+        render: (r, t) => (
+          <Tag color={OUTCOME_COLOURS[r.outcome]} style={{ whiteSpace: "normal" }}>
+            {t(`enums:gridResponseOutcome.${r.outcome}`)}
+          </Tag>
+        ),
       },
       {
         key: "httpStatus",
         title: "gridCentre:trail.httpStatus",
+        width: 110,
         render: (r, t) => (r.httpStatus === null ? t("gridCentre:trail.noAnswer") : String(r.httpStatus)),
       },
     ],
+    scrollX: 900,
     refetchMs: TRAIL_REFRESH_MS,
   });
