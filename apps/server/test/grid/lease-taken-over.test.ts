@@ -1,8 +1,13 @@
 import { GRID_REGISTRATION_STATES } from "@ess/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Queryable } from "../../src/db/db.ts";
 import type { DeviceTake } from "../../src/modules/grid/event-responses.ts";
 import { waitUntil } from "../helpers/reminders.ts";
 import { type GridWorld, NMIS, startGridWorld } from "./grid-world.ts";
+
+/** This console took the grid lease first (token 1), as its lease's ACQUIRE does. */
+const holdGridLease = (db: Queryable) =>
+  db.query("INSERT INTO job_lease (job, holder, token, expires_at) VALUES ('grid', 'a', 1, now() + interval '1 hour')");
 
 // A console whose event loop stalled past the grid job's lease carries on while another console
 // has taken the lease over (a higher token). The stale client must not store, apply or answer the
@@ -24,9 +29,7 @@ describe("grid client: a lease taken over by another console", () => {
       sites: [{ sn: site, nmi: NMIS[0] }],
       // This console took the lease first (token 1).
       beforeClient: async (sim, _ids, db) => {
-        await db.query(
-          "INSERT INTO job_lease (job, holder, token, expires_at) VALUES ('grid', 'a', 1, now() + interval '1 hour')",
-        );
+        await holdGridLease(db);
         programId = sim.control.createProgram({ primacy: 1 }).id;
         sim.control.setDefaultControl(programId, { DERControlBase: { opModExpLimW: { value: 5, multiplier: 3 } } });
       },
@@ -81,9 +84,7 @@ describe("grid client: an event under way when the lease is taken over", () => {
       factor: 60,
       sites: [{ sn: site, nmi: NMIS[1] }],
       beforeClient: async (_sim, _ids, db) => {
-        await db.query(
-          "INSERT INTO job_lease (job, holder, token, expires_at) VALUES ('grid', 'a', 1, now() + interval '1 hour')",
-        );
+        await holdGridLease(db);
       },
       client: { fence: { job: "grid", token: 1 } },
     });
@@ -127,9 +128,7 @@ describe("grid client: a device's take told after the lease is taken over", () =
       factor: 60,
       sites: [{ sn: site, nmi: NMIS[2] }],
       beforeClient: async (_sim, _ids, db) => {
-        await db.query(
-          "INSERT INTO job_lease (job, holder, token, expires_at) VALUES ('grid', 'a', 1, now() + interval '1 hour')",
-        );
+        await holdGridLease(db);
       },
       client: {
         fence: { job: "grid", token: 1 },
