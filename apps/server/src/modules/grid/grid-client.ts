@@ -67,7 +67,7 @@ export interface GridClient {
   stop(): Promise<void>;
 }
 
-/** A second: late enough by nothing a pollRate of a minute or more would notice. */
+/** A second: a delay no pollRate of a minute or more would notice. */
 const DEFAULT_POLL_ALIGN_MS = 1_000;
 
 /** Rates (s) until the server gives its own: the CSIP-AUS defaults. */

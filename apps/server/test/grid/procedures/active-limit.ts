@@ -34,14 +34,15 @@ export function describeActiveLimit(name: string, limit: "expW" | "impW"): void 
     beforeAll(async () => {
       p = await runProcedureWorld({
         procedure,
-        // The first control runs 300 s from before the client's start: slow enough that a loaded
-        // machine's start-up leaves it in force when the steps begin.
+        // The first control runs 900 s from before the client's start (30 s at this factor), so that
+        // even a loaded machine's start-up leaves it in force through WAIT-CONTROL; the later ZERO
+        // control is newer at the same primacy and takes over from it whatever time it has left.
         factor: 30,
         site: { ratedPowerKw: MAX_W / 1000 },
         preconditions: [
           ({ control }) => void control.createProgram({ primacy: 0 }),
           updateDefault(0, { impW: 0, expW: 0, setGradW: 600 }),
-          c.create("HIGH", 0, 300, { [limit]: MAX_W * 2 }),
+          c.create("HIGH", 0, 900, { [limit]: MAX_W * 2 }),
         ],
       });
     });
