@@ -34,6 +34,9 @@ describe.skipIf(!CHROMIUM)("console shell: error log, reminders, version check, 
   });
 
   it("records unhandled errors, lists them ten per page with stacks, uploads and clears after confirming", async () => {
+    // A retry starts from an empty local log, not from what the failed attempt left in it.
+    await page.evaluate(() => localStorage.removeItem("ess.errorLog"));
+    await page.reload();
     await page.evaluate(() => {
       for (let i = 0; i < 12; i++) setTimeout(() => Promise.reject(new Error(`battery poll failed #${i}`)), 0);
       setTimeout(() => {
