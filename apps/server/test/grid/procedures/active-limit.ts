@@ -1,7 +1,7 @@
 import { on, type Procedure } from "@ess/utility-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ProcedureWorld, runProcedureWorld, updateDefault } from "./procedure-world.ts";
-import { commandedAt, registeredAndCompleted, TaggedControls, w } from "./tagged-controls.ts";
+import { beforeNextControl, commandedAt, registeredAndCompleted, TaggedControls, w } from "./tagged-controls.ts";
 
 /**
  * GEN-01 (export) and LOA-01 (import), the same procedure for one limit: a control at 200 % of the
@@ -51,7 +51,7 @@ export function describeActiveLimit(name: string, limit: "expW" | "impW"): void 
     registeredAndCompleted(() => p, Object.keys(procedure.steps), MAX_W);
 
     it("commands 200 % of the rating, then 0 W, at the default control's ramp rate", () => {
-      const first = commandedAt(p.world, at("WAIT-CONTROL"));
+      const first = commandedAt(p.world, beforeNextControl(at("WAIT-CONTROL"), at("GET-DERC-ZERO")));
       expect(w(first?.[field])).toBe(MAX_W * 2);
       expect(first?.setGradW).toBe(600);
       const last = commandedAt(p.world, at("WAIT-REACH-ZERO"));

@@ -1,7 +1,7 @@
 import { on, type Procedure } from "@ess/utility-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ProcedureWorld, runProcedureWorld, updateDefault } from "./procedure-world.ts";
-import { commandedAt, registeredAndCompleted, TaggedControls, w } from "./tagged-controls.ts";
+import { beforeNextControl, commandedAt, registeredAndCompleted, TaggedControls, w } from "./tagged-controls.ts";
 
 /**
  * GEN-03 (export) and LOA-03 (import), the same procedure for one limit: the default control's
@@ -75,7 +75,7 @@ export function describeDefaultLimit(name: string, limit: "expW" | "impW", rampS
 
     it("commands the default's 30 % once the control is cancelled, at the default's ramp rate", () => {
       expect(c.statuses(p.control, "DERC1")).toEqual([1, 2, 6]);
-      const held = commanded("WAIT-RAMP-DEFAULT-DERC");
+      const held = commandedAt(p.world, beforeNextControl(at("WAIT-RAMP-DEFAULT-DERC"), at("GET-DERC-2")));
       expect(w(held?.[field])).toBe(MAX_W * 0.3);
       expect(held?.setGradW).toBe(GRAD_W);
     });
@@ -84,7 +84,7 @@ export function describeDefaultLimit(name: string, limit: "expW" | "impW", rampS
       const during = p.world.effective.filter((e) => e.active?.source.mrid === c.mrids.get("DERC2"));
       expect(during.map((e) => w(e.active?.control[field]))).toContain(MAX_W * 2);
       expect(c.statuses(p.control, "DERC2")).toEqual([1, 2, 3]);
-      const after = commanded("WAIT-RAMP-DEFAULT-DERC-2");
+      const after = commandedAt(p.world, beforeNextControl(at("WAIT-RAMP-DEFAULT-DERC-2"), at("GET-DERC-3")));
       expect(w(after?.[field])).toBe(MAX_W * 0.3);
     });
 

@@ -80,6 +80,15 @@ export function commandedAt(world: GridWorld, atMs: number): ControlBase | null 
   return before?.active?.control ?? null;
 }
 
+/**
+ * The moment to read what a step left commanded, when the next step makes a control: that control
+ * starts on the whole second it was made in (2030.5 times are seconds), which may be before the
+ * step ended if the next poll fell in the same second. So: the step's end or just before that
+ * second, whichever is earlier.
+ */
+export const beforeNextControl = (stepAt: number, nextStepAt: number): number =>
+  Math.min(stepAt, Math.floor(nextStepAt / 1000) * 1000 - 1);
+
 /** A scaled power in W. */
 export const w = (value: { value: number; multiplier: number } | undefined) =>
   value === undefined ? undefined : value.value * 10 ** value.multiplier;
