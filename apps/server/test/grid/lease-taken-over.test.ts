@@ -1,13 +1,31 @@
 import { GRID_REGISTRATION_STATES } from "@ess/domain";
+import type { UtilitySim } from "@ess/utility-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Queryable } from "../../src/db/db.ts";
 import type { DeviceTake } from "../../src/modules/grid/event-responses.ts";
+import type { GridClientOptions } from "../../src/modules/grid/grid-client.ts";
 import { waitUntil } from "../helpers/reminders.ts";
 import { type GridWorld, NMIS, startGridWorld } from "./grid-world.ts";
 
-/** This console took the grid lease first (token 1), as its lease's ACQUIRE does. */
-const holdGridLease = (db: Queryable) =>
-  db.query("INSERT INTO job_lease (job, holder, token, expires_at) VALUES ('grid', 'a', 1, now() + interval '1 hour')");
+/**
+ * A one-site world whose client runs under the grid lease it took first (token 1), as its lease's
+ * ACQUIRE does; `prepare` adds the utility's preconditions before the client's first request.
+ */
+function leasedWorld(
+  sn: string,
+  nmi: string,
+  client: Partial<GridClientOptions> = {},
+  prepare?: (sim: UtilitySim) => void,
+): Promise<GridWorld> {
+  return startGridWorld({
+    factor: 60,
+    sites: [{ sn, nmi }],
+    beforeClient: async (sim, _ids, db) => {
+      await db.query("INSERT INTO job_lease (job, holder, token, expires_at) VALUES ('grid', 'a', 1, now() + interval '1 hour')");
+      prepare?.(sim);
+    },
+    client: { fence: { job: "grid", token: 1 }, ...client },
+  });
+}
 
 // A console whose event loop stalled past the grid job's lease carries on while another console
 // has taken the lease over (a higher token). The stale client must not store, apply or answer the
@@ -24,16 +42,9 @@ describe("grid client: a lease taken over by another console", () => {
   const told = () => world.effective.filter((e) => e.active?.source.mrid === mrid);
 
   beforeAll(async () => {
-    world = await startGridWorld({
-      factor: 60,
-      sites: [{ sn: site, nmi: NMIS[0] }],
-      // This console took the lease first (token 1).
-      beforeClient: async (sim, _ids, db) => {
-        await holdGridLease(db);
-        programId = sim.control.createProgram({ primacy: 1 }).id;
-        sim.control.setDefaultControl(programId, { DERControlBase: { opModExpLimW: { value: 5, multiplier: 3 } } });
-      },
-      client: { fence: { job: "grid", token: 1 }, log },
+    world = await leasedWorld(site, NMIS[0], { log }, (sim) => {
+      programId = sim.control.createProgram({ primacy: 1 }).id;
+      sim.control.setDefaultControl(programId, { DERControlBase: { opModExpLimW: { value: 5, multiplier: 3 } } });
     });
     // Working under its lease: registered, and the program's default in force at the site.
     const deviceId = world.devices.get(site);
@@ -80,14 +91,7 @@ describe("grid client: an event under way when the lease is taken over", () => {
   let mrid: string;
   const site = "FENCESITE2";
   beforeAll(async () => {
-    world = await startGridWorld({
-      factor: 60,
-      sites: [{ sn: site, nmi: NMIS[1] }],
-      beforeClient: async (_sim, _ids, db) => {
-        await holdGridLease(db);
-      },
-      client: { fence: { job: "grid", token: 1 } },
-    });
+    world = await leasedWorld(site, NMIS[1]);
     const program = world.sim.control.createProgram({ primacy: 1 });
     const start = world.sim.control.now() + 300;
     mrid = world.sim.control.createControl({
@@ -124,17 +128,9 @@ describe("grid client: a device's take told after the lease is taken over", () =
   const site = "FENCESITE3";
   const tooks: ((take: DeviceTake) => void)[] = [];
   beforeAll(async () => {
-    world = await startGridWorld({
-      factor: 60,
-      sites: [{ sn: site, nmi: NMIS[2] }],
-      beforeClient: async (_sim, _ids, db) => {
-        await holdGridLease(db);
-      },
-      client: {
-        fence: { job: "grid", token: 1 },
-        onEffectiveControl: (_siteId, _deviceId, active, took) => {
-          if (active?.source.kind === "event" && took) tooks.push(took);
-        },
+    world = await leasedWorld(site, NMIS[2], {
+      onEffectiveControl: (_siteId, _deviceId, active, took) => {
+        if (active?.source.kind === "event" && took) tooks.push(took);
       },
     });
     const program = world.sim.control.createProgram({ primacy: 1 });
