@@ -101,6 +101,11 @@ export async function holdLease(tx: Queryable, fence: LeaseFence | null): Promis
   return rows.length > 0;
 }
 
+/** holdLease, throwing LeaseLostError when the lease is no longer held: last in a fenced transaction, it rolls it back. */
+export async function requireLease(tx: Queryable, fence: LeaseFence | null): Promise<void> {
+  if (fence && !(await holdLease(tx, fence))) throw new LeaseLostError(fence);
+}
+
 /** One process's holder id: unique across hosts, processes and restarts with the same pid. */
 export function processHolderId(): string {
   return `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;

@@ -7,8 +7,8 @@ import {
   SETTING_RULE_REGISTERS,
   SHUTDOWN_STATE,
 } from "@ess/domain";
-import { holdLease, type LeaseFence, LeaseLostError } from "../../cluster/job-lease.ts";
-import type { Db, Queryable } from "../../db/db.ts";
+import { type LeaseFence, requireLease } from "../../cluster/job-lease.ts";
+import type { Db } from "../../db/db.ts";
 import { currentSettings } from "../settings/current-settings.ts";
 import type { DeviceWriter } from "../settings/device-writer.ts";
 import { latestSystemState, sendRecorded } from "../settings/write-guards.ts";
@@ -161,11 +161,6 @@ export function readOwnValuesOnReturn(deps: { db: Db; requests: DeviceRequests |
   };
 }
 
-/** Last in a transaction of the grid's writes: rolled back unless the grid's lease is still held (none: unfenced). */
-async function fenceOrAbort(tx: Queryable, fence: LeaseFence | null): Promise<void> {
-  if (fence && !(await holdLease(tx, fence))) throw new LeaseLostError(fence);
-}
-
 /**
  * Turns the effective control of a device into its settings, durably (docs/ARCHITECTURE.md,
  * "Grid controls on devices"). Writes go through the device writer as any change does: recorded,
@@ -241,7 +236,7 @@ export function createControlApplier(deps: {
       if (plan.command !== null) writes.push({ ...common, kind: "command", changes: [], command: plan.command });
       const inserted = await insertWrites(tx, writes);
       await saveDeviceControl(tx, { ...plan.next, write_ids: inserted.length > 0 ? inserted.map((w) => w.id) : null });
-      await fenceOrAbort(tx, fence);
+      await requireLease(tx, fence);
       return { inserted, unsent };
     });
     for (const id of recorded.unsent) deps.writer.publish(await getWrite(db, id));
@@ -293,7 +288,7 @@ export function createControlApplier(deps: {
         device.id,
         now.map((w) => Number(w.id)),
       );
-      await fenceOrAbort(tx, fence);
+      await requireLease(tx, fence);
       for (const w of again) deps.writer.publish(w);
       return now;
     });

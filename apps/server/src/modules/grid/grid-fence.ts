@@ -1,4 +1,4 @@
-import { type LeaseFence, type LeaseLog, LeaseLostError, leaseStillHeld } from "../../cluster/job-lease.ts";
+import { holdLease, type LeaseFence, type LeaseLog, LeaseLostError, leaseStillHeld } from "../../cluster/job-lease.ts";
 import type { Queryable } from "../../db/db.ts";
 
 /**
@@ -69,9 +69,8 @@ export function createGridFence(deps: {
     async ensure(confirm = false) {
       if (stop.signal.aborted) throw stop.signal.reason ?? new Error("grid client stopped");
       if (!confirm || !lease) return;
-      // A look, not a lock: no lock could cover the request that follows anyway.
-      const { rows } = await deps.db.query<{ held: boolean }>(`SELECT ${fenced(1)} AS held`, [lease.job, lease.token]);
-      if (!rows[0]?.held) lost();
+      // A statement of its own: its row lock ends with it (no lock could cover the request that follows anyway).
+      if (!(await holdLease(deps.db, lease))) lost();
     },
   };
 }

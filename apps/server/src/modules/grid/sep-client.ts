@@ -191,6 +191,7 @@ export function createSepClient(options: SepClientOptions): SepClient {
     async send(method, href, name, resource, siteId) {
       const body = encodeSep(name, resource);
       const url = new URL(href, base);
+      const path = pathOf(url);
       let reply: RawReply | undefined;
       try {
         reply = await counted(method, url, body);
@@ -198,7 +199,7 @@ export function createSepClient(options: SepClientOptions): SepClient {
         options.onExchange?.({
           direction: GRID_DIRECTIONS.sent,
           method,
-          path: pathOf(url),
+          path,
           status: reply?.status ?? null,
           resource: name,
           body,
@@ -206,7 +207,7 @@ export function createSepClient(options: SepClientOptions): SepClient {
         });
       }
       if (reply.status < 200 || reply.status >= 300)
-        throw new GridHttpError(`${method} ${pathOf(url)} answered ${reply.status}`, reply.status);
+        throw new GridHttpError(`${method} ${path} answered ${reply.status}`, reply.status);
       return { status: reply.status, location: reply.location };
     },
     close: () => agent.destroy(),
