@@ -66,9 +66,16 @@ export function crudScreen(page: Page, id: string) {
       await page.getByTestId(dialog).waitFor({ state: "detached" });
     },
     dialogGone: () => page.getByTestId(dialog).waitFor({ state: "detached" }),
-    /** The refusal shown under a field, or null. */
+    /**
+     * The refusal shown under a field, or null when the field is not refused: a message going away
+     * stays in the page while it fades out (longer on a loaded machine), so the item's error state
+     * is what counts.
+     */
     async fieldError(name: string): Promise<string | null> {
-      const error = page.getByTestId(`field-${name}`).locator(".ant-form-item-explain-error");
+      const item = page.getByTestId(`field-${name}`).locator(".ant-form-item").first();
+      if ((await item.count()) === 0 || !((await item.getAttribute("class")) ?? "").includes("ant-form-item-has-error"))
+        return null;
+      const error = item.locator(".ant-form-item-explain-error");
       return (await error.count()) > 0 ? ((await error.first().textContent()) ?? "") : null;
     },
   };

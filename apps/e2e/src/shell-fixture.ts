@@ -18,31 +18,39 @@ export function menuLabels(key: string): string[] {
 export async function startShellConsole(env: Record<string, string> = {}) {
   const started = await startInProcess({ ESS_ADMIN_PASSWORD: ADMIN_PASSWORD, ESS_CAPTCHA: "off", ...env });
   const app = started.runtime.app;
+  // Set-up calls come from an address of their own: otherwise a browser's sign-in as the same
+  // account, within a second of the set-up's, is the same caller repeating the same change and is
+  // refused as too frequent.
+  const SETUP_ADDRESS = "127.0.0.2";
+  /** Signs `username` in through the API (for set-up and app reads) and returns the access token. */
+  const tokenFor = async (username: string, password: string) => {
+    const login = await app.inject({
+      method: "POST",
+      url: "/login?grant_type=admin",
+      payload: { username, password },
+      remoteAddress: SETUP_ADDRESS,
+    });
+    const answer = login.json() as { data: { access_token: string } | null };
+    if (!answer.data) throw new Error(`sign-in of ${username} failed: ${login.body}`);
+    return answer.data.access_token;
+  };
   // One sign-in for all set-up calls (the server refuses the same sign-in repeated at once).
   let token: string | null = null;
   /** Calls the API as the administrator (for setting up data through the real routes). */
   const asAdmin = async (method: "GET" | "POST", url: string, payload?: object) => {
-    if (!token) {
-      const login = await app.inject({
-        method: "POST",
-        url: "/login?grant_type=admin",
-        payload: { username: "admin", password: ADMIN_PASSWORD },
-      });
-      const answer = login.json() as { data: { access_token: string } | null };
-      if (!answer.data) throw new Error(`administrator sign-in failed: ${login.body}`);
-      token = answer.data.access_token;
-    }
+    token ??= await tokenFor("admin", ADMIN_PASSWORD);
     const response = await app.inject({
       method,
       url,
       headers: { authorization: `Bearer ${token}` },
+      remoteAddress: SETUP_ADDRESS,
       ...(payload ? { payload } : {}),
     });
     const body = response.json() as { code: number; data: unknown; msg: string };
     if (body.code !== 0) throw new Error(`${method} ${url}: ${response.body}`);
     return body.data;
   };
-  return { ...started, asAdmin };
+  return { ...started, asAdmin, tokenFor };
 }
 
 /** Signs in through the sign-in page and waits for home. */

@@ -44,12 +44,7 @@ describe.skipIf(!CHROMIUM)("administration forms refuse bad input field by field
       roleIds: [engineer.id],
     });
     // Anna asks for her account to be deleted (after the first password change every account makes).
-    const login = await inject({
-      method: "POST",
-      url: "/login?grant_type=admin",
-      payload: { username: "anna", password: "Anna2025x" },
-    });
-    const auth = { authorization: `Bearer ${(login.json() as { data: { access_token: string } }).data.access_token}` };
+    const auth = { authorization: `Bearer ${await started.tokenFor("anna", "Anna2025x")}` };
     const changed = await inject({
       method: "POST",
       url: "/sys/user/password/edit",

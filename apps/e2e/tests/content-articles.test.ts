@@ -39,12 +39,7 @@ describe.skipIf(!CHROMIUM)("news, documents and banners published by staff and r
     writeFileSync(manual, "%PDF-1.7\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n");
     console_ = await startShellConsole({ DATA_DIR: tempDataDir("ess-e2e-content-") });
     await console_.asAdmin("POST", "/admin/lsyuser/save", { username: "reader", password: "Reader2025x", name: "Reader" });
-    const login = await console_.runtime.app.inject({
-      method: "POST",
-      url: "/login?grant_type=admin",
-      payload: { username: "reader", password: "Reader2025x" },
-    });
-    endUserToken = (login.json() as { data: { access_token: string } }).data.access_token;
+    endUserToken = await console_.tokenFor("reader", "Reader2025x");
     // An account made by staff changes its password at its first sign-in, as the app has it do.
     await console_.runtime.app.inject({
       method: "POST",

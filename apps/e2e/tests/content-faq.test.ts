@@ -43,12 +43,7 @@ describe.skipIf(!CHROMIUM)("FAQ editing in two languages, in Chromium", () => {
 
   beforeAll(async () => {
     console_ = await startShellConsole();
-    const login = await console_.runtime.app.inject({
-      method: "POST",
-      url: "/login?grant_type=admin",
-      payload: { username: "admin", password: ADMIN_PASSWORD },
-    });
-    token = login.json().data.access_token as string;
+    token = await console_.tokenFor("admin", ADMIN_PASSWORD);
     browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {

@@ -40,12 +40,7 @@ describe.skipIf(!CHROMIUM)("feedback answered through its states, in Chromium", 
       orgId: org.id,
     });
     await started.runtime.db.query("UPDATE sys_user SET must_change_password = false WHERE username = 'carla'");
-    const login = await inject({
-      method: "POST",
-      url: "/login?grant_type=admin",
-      payload: { username: "carla", password: "Carla2025x" },
-    });
-    userAuth = { authorization: `Bearer ${(login.json() as { data: { access_token: string } }).data.access_token}` };
+    userAuth = { authorization: `Bearer ${await started.tokenFor("carla", "Carla2025x")}` };
     browser = await launchBrowser();
   });
   afterAll(async () => {

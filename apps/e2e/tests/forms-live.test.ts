@@ -83,22 +83,25 @@ describe.skipIf(!CHROMIUM)("forms answer while typing, in Chromium", () => {
   }
 
   it("en-US: the end-user screen sets a user's prices and shows their devices; rename says why it is not offered", async () => {
+    // Names of this attempt's own: a retry does not meet the account and devices a failed try made.
+    const tag = String(Date.now() % 100_000).padStart(5, "0");
+    const [user, boundSn, bareSn] = [`carla${tag}`, `ESSFORM${tag}1`, `ESSFORM${tag}2`];
     const carla = (await asAdmin("POST", "/admin/lsyuser/save", {
-      username: "carla",
+      username: user,
       password: "Carla2025x",
       name: "Carla",
     })) as { id: number };
-    const bound = (await asAdmin("POST", "/admin/lsydevice/save", { sn: "ESSFORM0001", name: "Form one", model: "H6K" })) as {
+    const bound = (await asAdmin("POST", "/admin/lsydevice/save", { sn: boundSn, name: "Form one", model: "H6K" })) as {
       id: number;
     };
-    await asAdmin("POST", "/admin/lsydevice/save", { sn: "ESSFORM0002", name: "Form two", model: "H6K" });
+    await asAdmin("POST", "/admin/lsydevice/save", { sn: bareSn, name: "Form two", model: "H6K" });
     await asAdmin("POST", "/admin/lsydevice/bindUser", { id: bound.id, userId: carla.id });
 
     const page = await browser.newPage({ locale: "en-US", viewport: { width: 1440, height: 900 } });
     await signIn(page, url);
     const screen = crudScreen(page, "end-users");
     await screen.open(url, "/channel/enduser/index");
-    await screen.row("carla").getByTestId("end-users-prices").click();
+    await screen.row(user).getByTestId("end-users-prices").click();
     const dialog = page.getByTestId("user-prices-dialog");
     await dialog.waitFor();
     const price = page.getByTestId("user-prices-buy-0-price");
@@ -119,19 +122,19 @@ describe.skipIf(!CHROMIUM)("forms answer while typing, in Chromium", () => {
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
 
-    await screen.row("carla").getByTestId("end-users-devices").click();
+    await screen.row(user).getByTestId("end-users-devices").click();
     const devices = page.getByTestId("user-devices");
-    await expect.poll(() => devices.textContent()).toContain("ESSFORM0001");
-    expect(await devices.textContent()).not.toContain("ESSFORM0002");
+    await expect.poll(() => devices.textContent()).toContain(boundSn);
+    expect(await devices.textContent()).not.toContain(bareSn);
     // The panel slides in; a click while it still moves can land beside the link and be lost.
     await page.waitForFunction(() => document.getAnimations().length === 0, null, { timeout: 3000 }).catch(() => undefined);
-    await page.getByTestId("user-device-ESSFORM0001").click();
+    await page.getByTestId(`user-device-${boundSn}`).click();
     await page.waitForURL(new RegExp(`#/device/details/${bound.id}`));
 
     // Renaming needs someone bound: the menu says so before any dialog opens.
     await page.goto(`${url}#/device/list/index`);
     const menu = page.locator(".ant-dropdown:not(.ant-dropdown-hidden)");
-    const bare = page.locator("tr.ant-table-row", { hasText: "ESSFORM0002" });
+    const bare = page.locator("tr.ant-table-row", { hasText: bareSn });
     await bare.getByTestId("devices-more").click();
     await expect
       .poll(() => menu.getByTestId("devices-renameUser-reason").textContent())
@@ -139,7 +142,7 @@ describe.skipIf(!CHROMIUM)("forms answer while typing, in Chromium", () => {
     await menu.getByTestId("devices-renameUser").click();
     expect(await page.getByTestId("devices-renameUser-dialog").count()).toBe(0);
     await page.keyboard.press("Escape");
-    const owned = page.locator("tr.ant-table-row", { hasText: "ESSFORM0001" });
+    const owned = page.locator("tr.ant-table-row", { hasText: boundSn });
     await owned.getByTestId("devices-more").click();
     await expect
       .poll(() => menu.getByTestId("devices-renameInstaller-reason").textContent())

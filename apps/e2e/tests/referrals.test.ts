@@ -20,12 +20,7 @@ describe.skipIf(!CHROMIUM)("referral cash-back in Chromium", () => {
   const appUser = async (username: string) => {
     await console_.asAdmin("POST", "/admin/lsyuser/save", { username, password: "Refer2025x", name: username });
     await db().query("UPDATE sys_user SET must_change_password = false WHERE username = $1", [username]);
-    const login = await console_.runtime.app.inject({
-      method: "POST",
-      url: "/login?grant_type=admin",
-      payload: { username, password: "Refer2025x" },
-    });
-    const token = (login.json() as { data: { access_token: string } }).data.access_token;
+    const token = await console_.tokenFor(username, "Refer2025x");
     return async (url: string, payload: object) => {
       const r = await console_.runtime.app.inject({
         method: "POST",
