@@ -203,6 +203,14 @@ try {
 
   const profiling = process.env.BENCH_CPU_PROF ? await startCpuProfile(process.env.BENCH_CPU_PROF) : null;
   const stopMeter = await cpuMeter(db)();
+  // What the exchange log keeps: rows, the reads they stand for, and the documents' bytes.
+  const stored = async () =>
+    (
+      await db.query<{ rows: number; reads: number; bytes: number }>(
+        "SELECT count(*)::int AS rows, coalesce(sum(reads), 0)::int AS reads, coalesce(sum(octet_length(body)), 0)::float8 AS bytes FROM grid_exchange",
+      )
+    ).rows[0] as { rows: number; reads: number; bytes: number };
+  const storedBefore = await stored();
   statements.clear();
   const before = await requests();
   const roundsBefore = await programRounds();
@@ -217,6 +225,7 @@ try {
   const after = await requests();
   const { postgresMs } = await stopMeter();
   const hottest = await profiling?.();
+  const storedAfter = await stored();
   const made = Object.fromEntries(Object.entries(after).map(([m, n]) => [m, n - (before[m] ?? 0)]));
   const total = Object.values(made).reduce((a, b) => a + b, 0);
   const perSiteCycle = (n: number) => n / (siteCount * cycles);
@@ -245,6 +254,12 @@ try {
   say(
     `cycles completed: ${(completed / siteCount).toFixed(2)} program polls per site of ${cycles} due; ` +
       `console CPU per site per completed cycle ${(consoleMs / Math.max(1, completed)).toFixed(3)} ms`,
+  );
+  const storedRows = storedAfter.rows - storedBefore.rows;
+  say(
+    `exchange log: ${perSiteCycle(storedRows).toFixed(2)} rows per site per cycle for ` +
+      `${perSiteCycle(storedAfter.reads - storedBefore.reads).toFixed(2)} exchanges, ` +
+      `${(perSiteCycle(storedAfter.bytes - storedBefore.bytes) / 1024).toFixed(2)} KiB of documents per site per cycle`,
   );
   if (database.engine === "PostgreSQL")
     say(`PostgreSQL backends CPU: ${perSiteCycle(postgresMs).toFixed(3)} ms per site per cycle`);

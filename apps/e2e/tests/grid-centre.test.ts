@@ -52,6 +52,12 @@ describe.skipIf(!CHROMIUM)("the IEEE device centre in Chromium", () => {
    */
   const seedWide = async (sn: string) => {
     await seed(sn);
+    // Its list read unchanged every minute for the thirty days the documents are kept.
+    await db().query(
+      `UPDATE grid_exchange SET reads = 43200, last_at = at + interval '30 days'
+         WHERE site_id = (SELECT s.id FROM grid_site s JOIN device d ON d.id = s.device_id WHERE d.sn = $1)`,
+      [sn],
+    );
     await db().query("UPDATE device SET grid_company = 'Power and Water Corporation', online_status = 2 WHERE sn = $1", [sn]);
     await db().query(
       `UPDATE grid_site SET registered_state = 2, last_command_at = now(), active_control = $2, active_source = $3, active_since = now(),
@@ -298,7 +304,7 @@ describe.skipIf(!CHROMIUM)("the IEEE device centre in Chromium", () => {
         // The drawers' lists: every site's command records (the widest), a device's documents, its trail.
         const drawers = [
           [page.getByTestId("ieee-devices-all-commands"), "ieee-all-commands", 11],
-          [list.row(WIDE).getByTestId("ieee-devices-received"), "ieee-received", 5],
+          [list.row(WIDE).getByTestId("ieee-devices-received"), "ieee-received", 7],
           [list.row(WIDE).getByTestId("ieee-devices-controls"), "ieee-responses", 6],
         ] as const;
         for (const [button, id, columns] of drawers) {

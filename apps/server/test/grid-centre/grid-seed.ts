@@ -17,12 +17,23 @@ export async function insertSite(db: Db, deviceId: number, options: { registered
 export async function insertExchange(
   db: Db,
   siteId: number,
-  row: { direction: 1 | 2; method: string; path: string; status: number; resource: string; body: string; at: string },
+  row: {
+    direction: 1 | 2;
+    method: string;
+    path: string;
+    status: number;
+    resource: string;
+    body: string;
+    at: string;
+    /** A read answered the same this many times in a row, the last at `lastAt`. */
+    reads?: number;
+    lastAt?: string;
+  },
 ) {
   await db.query(
-    `INSERT INTO grid_exchange (tenant_id, site_id, direction, method, path, status, resource, body, at)
-     VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8)`,
-    [siteId, row.direction, row.method, row.path, row.status, row.resource, row.body, row.at],
+    `INSERT INTO grid_exchange (tenant_id, site_id, direction, method, path, status, resource, body, at, reads, last_at)
+     VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [siteId, row.direction, row.method, row.path, row.status, row.resource, row.body, row.at, row.reads ?? 1, row.lastAt ?? null],
   );
 }
 

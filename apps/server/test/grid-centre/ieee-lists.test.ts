@@ -68,6 +68,9 @@ beforeAll(async () => {
     resource: "EndDeviceList",
     body: ENDDEVICE_XML,
     at: "2026-11-01T10:00:00Z",
+    // Read unchanged every minute for two days: one row.
+    reads: 2880,
+    lastAt: "2026-11-03T09:59:00Z",
   });
   await insertExchange(t.db, site, {
     direction: 1,
@@ -167,18 +170,36 @@ describe("the IEEE device list", () => {
 });
 
 describe("a device's documents and commands", () => {
-  type Doc = { time: string; method: string; path: string; status: number; resource: string; xml: string };
+  type Doc = {
+    time: string;
+    lastTime: string;
+    reads: number;
+    method: string;
+    path: string;
+    status: number;
+    resource: string;
+    xml: string;
+  };
 
   it("lists what was received, newest first, searchable by resource type and time", async () => {
     const all = await as("admin")<Page<Doc>>("/admin/ieee/receive/page?sn=dev-1a");
     expect(all.body.data.records.map((r) => r.resource)).toEqual(["DERControlList", "EndDeviceList"]);
     expect(all.body.data.records[1]).toMatchObject({ method: "GET", path: "/edev", status: 200, xml: ENDDEVICE_XML });
+    expect(all.body.data.records.map((r) => [r.reads, r.lastTime])).toEqual([
+      [1, "2026-11-03T10:00:00.000Z"],
+      [2880, "2026-11-03T09:59:00.000Z"],
+    ]);
     const typed = await as("admin")<Page<Doc>>("/admin/ieee/receive/page?sn=dev-1a&resource=EndDevice");
     expect(typed.body.data.records.map((r) => r.path)).toEqual(["/edev"]);
     const timed = await as("admin")<Page<Doc>>(
       "/admin/ieee/receive/page?sn=dev-1a&from=2026-11-02T00:00:00Z&to=2026-11-04T00:00:00Z",
     );
-    expect(timed.body.data.records.map((r) => r.path)).toEqual(["/derp/1/derc"]);
+    // The list read on the 1st is found by its reads until the 3rd.
+    expect(timed.body.data.records.map((r) => r.path)).toEqual(["/derp/1/derc", "/edev"]);
+    const later = await as("admin")<Page<Doc>>("/admin/ieee/receive/page?sn=dev-1a&from=2026-11-03T09:59:30Z");
+    expect(later.body.data.records.map((r) => r.path)).toEqual(["/derp/1/derc"]);
+    const before = await as("admin")<Page<Doc>>("/admin/ieee/receive/page?sn=dev-1a&to=2026-11-02T00:00:00Z");
+    expect(before.body.data.records.map((r) => r.path)).toEqual(["/edev"]);
     const sent = await as("admin")<Page<Doc>>("/admin/ieee/send/page?sn=dev-1a");
     expect(sent.body.data.records.map((r) => [r.method, r.resource])).toEqual([["POST", "DERControlResponse"]]);
     expect((await as("admin")("/admin/ieee/receive/page")).status).toBe(400);
@@ -201,12 +222,23 @@ describe("a device's documents and commands", () => {
 
   it("exports received and sent documents with the XML, in the caller's language", async () => {
     const received = await download("admin", "/excel/ieee/receive/dev-1a", "en-US");
-    expect(received[0]).toEqual(["ID", "Time", "Method", "Path", "Status", "Resource type", "XML document"]);
-    expect(received.slice(1).map((r) => r[3])).toEqual(["/derp/1/derc", "/edev"]);
-    expect(received[2]?.[6]).toBe(ENDDEVICE_XML);
+    expect(received[0]).toEqual([
+      "ID",
+      "Time",
+      "Last read",
+      "Reads",
+      "Method",
+      "Path",
+      "Status",
+      "Resource type",
+      "XML document",
+    ]);
+    expect(received.slice(1).map((r) => r[5])).toEqual(["/derp/1/derc", "/edev"]);
+    expect(received[2]?.slice(1, 4)).toEqual(["2026-11-01T10:00:00.000Z", "2026-11-03T09:59:00.000Z", 2880]);
+    expect(received[2]?.[8]).toBe(ENDDEVICE_XML);
     const sent = await download("admin", "/excel/ieee/send/dev-1a?resource=Response", "zh-CN");
-    expect(sent[0]?.[6]).toBe("XML报文");
-    expect(sent.slice(1).map((r) => r[2])).toEqual(["POST"]);
+    expect(sent[0]?.[8]).toBe("XML报文");
+    expect(sent.slice(1).map((r) => r[4])).toEqual(["POST"]);
   });
 
   it("exports command records with kinds, modes and statuses named", async () => {

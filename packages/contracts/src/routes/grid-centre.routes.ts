@@ -79,6 +79,10 @@ export const ieeeExchangeRecord = z.object({
   status: z.number().int().nullable(),
   resource: z.string().nullable(),
   xml: z.string(),
+  /** How many reads of its path answered this same document in a row (1 for a write). */
+  reads: z.number().int(),
+  /** The last of those reads (the time itself when there was one). */
+  lastTime: instant,
 });
 export type IeeeExchangeRecord = z.infer<typeof ieeeExchangeRecord>;
 

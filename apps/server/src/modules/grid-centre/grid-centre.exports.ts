@@ -17,7 +17,7 @@ export interface Sheet {
   rows: unknown[][];
 }
 
-const EXCHANGE_COLUMNS = ["id", "time", "method", "path", "status", "resource", "xml"] as const;
+const EXCHANGE_COLUMNS = ["id", "time", "lastTime", "reads", "method", "path", "status", "resource", "xml"] as const;
 const COMMAND_COLUMNS = [
   "id",
   "sn",
@@ -37,7 +37,17 @@ export function exchangeRows(t: Translate, direction: "receive" | "send", rows: 
   return {
     name: t(`gridCentre:sheets.${direction}`),
     header: EXCHANGE_COLUMNS.map((c) => t(`gridCentre:columns.${c}`)),
-    rows: rows.map((r) => [r.id, iso(r.at), r.method, r.path, r.status ?? "", r.resource ?? "", cellText(r.body)]),
+    rows: rows.map((r) => [
+      r.id,
+      iso(r.at),
+      iso(r.last_at ?? r.at),
+      r.reads,
+      r.method,
+      r.path,
+      r.status ?? "",
+      r.resource ?? "",
+      cellText(r.body),
+    ]),
   };
 }
 

@@ -137,8 +137,10 @@ export interface ExchangeRow {
   status: number | null;
   resource: string | null;
   body: string;
+  reads: number;
+  last_at: Date | null;
 }
-export const EXCHANGE_SELECT = sql.raw("x.id, x.at, x.method, x.path, x.status, x.resource, x.body");
+export const EXCHANGE_SELECT = sql.raw("x.id, x.at, x.method, x.path, x.status, x.resource, x.body, x.reads, x.last_at");
 export const EXCHANGE_SORT = { id: "x.id", time: "x.at" } as const;
 
 export interface ExchangeFilters {
@@ -152,7 +154,8 @@ export function exchangeWhere(siteId: number | null, direction: number, q: Excha
     sql`x.site_id = ${siteId ?? 0}`,
     sql`x.direction = ${direction}`,
     q.resource !== undefined && sql`x.resource ILIKE ${containsPattern(q.resource)}`,
-    q.from !== undefined && sql`x.at >= ${q.from}`,
+    // A document read again and again is found by any time it was read.
+    q.from !== undefined && sql`coalesce(x.last_at, x.at) >= ${q.from}`,
     q.to !== undefined && sql`x.at <= ${q.to}`,
   ]);
 }
@@ -164,6 +167,8 @@ export const toExchangeRecord = (r: ExchangeRow): IeeeExchangeRecord => ({
   status: r.status,
   resource: r.resource,
   xml: r.body,
+  reads: r.reads,
+  lastTime: iso(r.last_at ?? r.at) as string,
 });
 
 export interface CommandRow {

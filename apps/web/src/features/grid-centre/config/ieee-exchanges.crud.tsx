@@ -1,8 +1,15 @@
 import type { IeeeExchangeRecord } from "@ess/contracts";
 import { buildPath } from "@ess/contracts/route.ts";
+import { useTranslation } from "react-i18next";
 import { API } from "../../../api/api.ts";
 import { defineCrud } from "../../../ui/crud/index.ts";
 import { XmlView } from "../components/xml-view.tsx";
+
+/** A count written as the reader's language writes numbers (43,200; 43.200; 43 200). */
+function Count({ value }: { value: number }) {
+  const { i18n } = useTranslation();
+  return <span data-testid="ieee-reads">{value.toLocaleString(i18n.language)}</span>;
+}
 
 /** The resource types the aggregator client exchanges, offered in the type filter (matched as a part of the name). */
 const RESOURCE_TYPES = [
@@ -28,7 +35,8 @@ const RESOURCE_TYPES = [
 
 /**
  * One device's documents of one direction (spec §2 received grid list, sent request list): newest
- * first, searchable by time range and resource type, each row opening its XML indented.
+ * first, searchable by time range and resource type, each row opening its XML indented. A received
+ * document read again unchanged shows how many reads it stands for and the last of them.
  */
 export const ieeeExchangesCrud = (direction: "received" | "sent", sn: string) =>
   defineCrud<IeeeExchangeRecord>({
@@ -47,6 +55,17 @@ export const ieeeExchangesCrud = (direction: "received" | "sent", sn: string) =>
     ],
     columns: [
       { key: "time", title: "gridCentre:columns.time", kind: "time", sortable: true },
+      // A poll answered as the one before it is counted on that row, not listed again.
+      ...(direction === "received"
+        ? [
+            { key: "lastTime", title: "gridCentre:columns.lastTime", kind: "time" as const },
+            {
+              key: "reads",
+              title: "gridCentre:columns.reads",
+              render: (record: IeeeExchangeRecord) => <Count value={record.reads} />,
+            },
+          ]
+        : []),
       { key: "method", title: "gridCentre:columns.method" },
       { key: "path", title: "gridCentre:columns.path" },
       { key: "status", title: "gridCentre:columns.status" },
