@@ -78,6 +78,8 @@ describe("grid client: a lease taken over by another console", () => {
     await world.stopClient();
     world.startClient({ fence: { job: "grid", token: 2 }, log });
     await waitUntil(() => statuses().includes(2), 15_000, "the event answered started");
+    // The answer and the device's write go their own ways: the write may land a moment later.
+    await waitUntil(() => told().length > 0, 5_000, "the event in force at the device");
     expect(statuses()).toEqual([1, 2]);
     expect(await stored()).toBe(true);
     expect(told()).toHaveLength(1);
