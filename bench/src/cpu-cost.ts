@@ -21,10 +21,15 @@ export function processCpuMs(pid: number): number | null {
  * console processes the bench started) and by the PostgreSQL backends serving the bench's database
  * (but those in `exceptBackends`: the bench's own probes), between `start()` and `stop()`. On a shared machine rates depend on what else runs;
  * CPU per frame mostly does not, so it is what compares one version of the pipeline with another.
- * The pool opens and closes connections, so backends are sampled every 100 ms: one that comes
- * and goes between two samples is missed.
+ * The pool opens and closes connections, so backends are sampled every `everyMs` (100 ms unless
+ * given): one that comes and goes between two samples is missed. Sampling is work of this process
+ * (a query and a /proc read per backend): where that process's own CPU is the figure, sample
+ * seldom.
  */
-export function cpuMeter(db: Db, options: { consolePids?: readonly number[]; exceptBackends?: readonly number[] } = {}) {
+export function cpuMeter(
+  db: Db,
+  options: { consolePids?: readonly number[]; exceptBackends?: readonly number[]; everyMs?: number } = {},
+) {
   const first = new Map<number, number>();
   const last = new Map<number, number>();
   const consolesMs = () => (options.consolePids ?? []).reduce((sum, pid) => sum + (processCpuMs(pid) ?? 0), 0);
@@ -51,7 +56,7 @@ export function cpuMeter(db: Db, options: { consolePids?: readonly number[]; exc
     let sampling = Promise.resolve();
     const timer = setInterval(() => {
       sampling = sampling.then(() => sample(false)).catch(() => {});
-    }, 100);
+    }, options.everyMs ?? 100);
     return async () => {
       clearInterval(timer);
       await sampling;
