@@ -43,6 +43,11 @@ const BATCH = 200;
 
 interface Notice {
   o: string;
+  /**
+   * This process's count of notices: PostgreSQL delivers identical notices of one statement once,
+   * and a batch may hold the same one twice (a watch taken, dropped and taken again).
+   */
+  n: number;
   t: string;
   d?: unknown;
   /** Row of `cluster_event` holding `d` when it was too large for a notice. */
@@ -110,6 +115,7 @@ export async function startPostgresBus(options: PostgresBusOptions): Promise<Clu
   let sent: Promise<void> = Promise.resolve();
   let handled: Promise<void> = Promise.resolve();
   let lastCleanup = 0;
+  let numbered = 0;
   let ping: NodeJS.Timeout | null = null;
   let retry: NodeJS.Timeout | null = null;
   let failures = 0;
@@ -130,7 +136,7 @@ export async function startPostgresBus(options: PostgresBusOptions): Promise<Clu
       try {
         const payloads: string[] = [];
         for (const { topic, data } of batch) {
-          const notice = JSON.stringify({ o: origin, t: topic, d: data } satisfies Notice);
+          const notice = JSON.stringify({ o: origin, n: ++numbered, t: topic, d: data } satisfies Notice);
           if (Buffer.byteLength(notice) <= NOTICE_MAX_BYTES) {
             payloads.push(notice);
             continue;
@@ -139,7 +145,7 @@ export async function startPostgresBus(options: PostgresBusOptions): Promise<Clu
             "INSERT INTO cluster_event (payload) VALUES ($1) RETURNING id",
             [JSON.stringify(data)],
           );
-          payloads.push(JSON.stringify({ o: origin, t: topic, r: rows[0]?.id } satisfies Notice));
+          payloads.push(JSON.stringify({ o: origin, n: ++numbered, t: topic, r: rows[0]?.id } satisfies Notice));
           count("large");
           if (Date.now() - lastCleanup > 60_000) {
             lastCleanup = Date.now();

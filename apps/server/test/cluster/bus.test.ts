@@ -95,6 +95,19 @@ describe.skipIf(TEST_DRIVER !== "postgres")("the bus between processes on one Po
     expect(await counted(metricsB)).toEqual({ received: 300 });
   });
 
+  it("delivers the same notice sent again in one batch each time, so a watch taken and dropped twice ends dropped", async () => {
+    const [a, b] = [await open(), await open()];
+    const inB: boolean[] = [];
+    const watch = a.broadcast<{ d: string; on: boolean }>("test.watch", () => undefined);
+    b.broadcast<{ d: string; on: boolean }>("test.watch", (m) => inB.push(m.on));
+    // A page that opens a device's live data, leaves, comes back and leaves again at once. The
+    // first notice goes out alone; the other three wait for it and go in one statement, whose
+    // identical notices PostgreSQL delivers only once (the last one lost: B would push on).
+    for (const on of [true, false, true, false]) watch({ d: "/device/1/live", on });
+    await waitUntil(() => inB.length >= 4, 3000, "four notices in B");
+    expect(inB).toEqual([true, false, true, false]);
+  });
+
   it("keeps a bounded queue: past it the oldest notices are dropped and the others told of a gap", async () => {
     const url = (database as NonNullable<typeof database>).url;
     const a = await startPostgresBus({ url, db, log: silent, connectTimeoutMs: 5000, maxQueue: 10 });
