@@ -66,10 +66,10 @@ describe("grid exchange writer", () => {
     const writer = createExchangeWriter(db, { delayMs: 60_000, onError: (error) => expect.fail(String(error)) });
     const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 1, s));
     // The aggregator's own reads (no site), as the grid client makes them for EndDeviceList.
-    const read = (s: number, body: string, path = "/derp/1/derc") => ({
+    const read = (s: number, body: string, path = "/derp/1/derc", status = 200) => ({
       tenantId: 1,
       at: at(s),
-      exchange: { direction: GRID_DIRECTIONS.received, method: "GET", path, status: 200, resource: "DERControlList", body },
+      exchange: { direction: GRID_DIRECTIONS.received, method: "GET", path, status, resource: "DERControlList", body },
     });
     const put = (s: number) => ({
       tenantId: 1,
@@ -97,6 +97,11 @@ describe("grid exchange writer", () => {
     writer.add(read(7, "<B/>"));
     writer.add(read(8, "<A/>"));
     await writer.flush();
+    // An outage between two equal answers: the refusals, then the answer again, each a row.
+    writer.add(read(9, "<Error/>", "/derp/1/derc", 500));
+    writer.add(read(10, "<Error/>", "/derp/1/derc", 500));
+    writer.add(read(11, "<A/>"));
+    await writer.flush();
     const rows = (
       await db.query<{ path: string; method: string; body: string; reads: number; at: Date; last_at: Date | null }>(
         "SELECT path, method, body, reads, at, last_at FROM grid_exchange ORDER BY id",
@@ -109,6 +114,8 @@ describe("grid exchange writer", () => {
       ["/edev/7/ders", "PUT", "<DERStatus/>", 1, 5, null],
       ["/derp/1/derc", "GET", "<B/>", 2, 6, 7],
       ["/derp/1/derc", "GET", "<A/>", 1, 8, null],
+      ["/derp/1/derc", "GET", "<Error/>", 2, 9, 10],
+      ["/derp/1/derc", "GET", "<A/>", 1, 11, null],
     ]);
   });
 

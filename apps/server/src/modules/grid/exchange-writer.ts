@@ -28,9 +28,10 @@ export interface ExchangeWriter {
   flush(): Promise<void>;
 }
 
-/** The last read of one path for one site: its body, its row once stored, reads not yet counted there. */
+/** The last read of one path for one site: its answer, its row once stored, reads not yet counted there. */
 interface LastRead {
   key: string;
+  status: number | null;
   body: string;
   id?: number;
   uncounted: number;
@@ -56,12 +57,11 @@ interface StoredRow {
   site_id: string | null;
   direction: number;
   path: string;
-  status: number | null;
 }
 
 /** A read's path for a site (stored rows give the site as text). */
-const readKey = (e: { siteId?: number | string | null; direction: number; path: string; status: number | null }) =>
-  `${e.siteId ?? ""}\n${e.direction}\n${e.path}\n${e.status ?? ""}`;
+const readKey = (e: { siteId?: number | string | null; direction: number; path: string }) =>
+  `${e.siteId ?? ""}\n${e.direction}\n${e.path}`;
 
 export function createExchangeWriter(
   db: Db,
@@ -89,7 +89,7 @@ export function createExchangeWriter(
       ({ rows: stored } = await db.query<StoredRow>(
         `INSERT INTO grid_exchange (tenant_id, site_id, direction, method, path, status, resource, body, at)
          SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::smallint[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::timestamptz[])
-         RETURNING id, site_id, direction, path, status`,
+         RETURNING id, site_id, direction, path`,
         [
           column((r) => r.tenantId),
           column((r) => r.exchange.siteId ?? null),
@@ -144,12 +144,16 @@ export function createExchangeWriter(
       }
       const key = readKey(exchange);
       const last = lastReads.get(key);
-      if (last && last.body === exchange.body) {
+      // The same answer: the same status too, so an outage's refusals between two equal reads split them.
+      if (last && last.status === exchange.status && last.body === exchange.body) {
         last.uncounted++;
         last.lastAt = record.at;
         queue.waiting.repeated.add(last);
       } else {
-        queue.waiting.rows.push({ ...record, read: remember({ key, body: exchange.body, uncounted: 0, lastAt: record.at }) });
+        queue.waiting.rows.push({
+          ...record,
+          read: remember({ key, status: exchange.status, body: exchange.body, uncounted: 0, lastAt: record.at }),
+        });
       }
       queue.added();
     },
