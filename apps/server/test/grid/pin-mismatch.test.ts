@@ -47,14 +47,12 @@ describe("grid client: registration PIN check", () => {
     // loaded machine the good site's rounds may take longer, so its five polls are waited for. The
     // message names where it stopped if they never come.
     await new Promise((resolve) => setTimeout(resolve, 5_000));
-    await waitUntil(
-      () => goodRequests().length > goodBefore + 4,
-      15_000,
-      `five more polls of the good site (after ${goodRequests()
-        .slice(-3)
-        .map((r) => `${r.method} ${r.path} ${r.status ?? "unanswered"}`)
-        .join(", ")})`,
-    );
+    await waitUntil(() => goodRequests().length > goodBefore + 4, 15_000, "five more polls of the good site").catch((error) => {
+      const last = goodRequests().slice(-3);
+      throw new Error(
+        `${error.message}; its last: ${last.map((r) => `${r.method} ${r.path} ${r.status ?? "unanswered"}`).join(", ")}`,
+      );
+    });
     expect(lastForBad()).toHaveLength(before.length);
     expect(world.sim.control.derWrites().filter((w) => `/edev/${w.endDeviceId}` === refusedEdev)).toHaveLength(0);
     const { rows } = await world.db.query<{ state: number }>(

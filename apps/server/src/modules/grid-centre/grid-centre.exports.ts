@@ -40,7 +40,7 @@ export function exchangeRows(t: Translate, direction: "receive" | "send", rows: 
     rows: rows.map((r) => [
       r.id,
       iso(r.at),
-      iso(r.last_at ?? r.at),
+      iso(r.last_at),
       r.reads,
       r.method,
       r.path,

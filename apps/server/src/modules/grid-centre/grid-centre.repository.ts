@@ -138,9 +138,12 @@ export interface ExchangeRow {
   resource: string | null;
   body: string;
   reads: number;
-  last_at: Date | null;
+  /** The last read the row stands for (its own time when it stands for one). */
+  last_at: Date;
 }
-export const EXCHANGE_SELECT = sql.raw("x.id, x.at, x.method, x.path, x.status, x.resource, x.body, x.reads, x.last_at");
+export const EXCHANGE_SELECT = sql.raw(
+  "x.id, x.at, x.method, x.path, x.status, x.resource, x.body, x.reads, coalesce(x.last_at, x.at) AS last_at",
+);
 export const EXCHANGE_SORT = { id: "x.id", time: "x.at" } as const;
 
 export interface ExchangeFilters {
@@ -168,7 +171,7 @@ export const toExchangeRecord = (r: ExchangeRow): IeeeExchangeRecord => ({
   resource: r.resource,
   xml: r.body,
   reads: r.reads,
-  lastTime: iso(r.last_at ?? r.at) as string,
+  lastTime: iso(r.last_at) as string,
 });
 
 export interface CommandRow {

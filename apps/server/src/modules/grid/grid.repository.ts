@@ -223,7 +223,7 @@ export function createGridRepository(db: Db, fence: GridFence = UNFENCED) {
 
     /** Drops exchanged documents last read or sent before the retention. */
     async pruneExchanges(before: Date): Promise<void> {
-      await db.query("DELETE FROM grid_exchange WHERE at < $1 AND coalesce(last_at, at) < $1", [before]);
+      await db.query("DELETE FROM grid_exchange WHERE coalesce(last_at, at) < $1", [before]);
     },
 
     /** Stores a received control; returns its row (with the last response posted, if any). */
