@@ -2,6 +2,7 @@ import { ClusterRefusedError } from "./cluster/open-bus.ts";
 import { type Config, ConfigError, loadConfig, redactUrl } from "./config/config.ts";
 import { MigrationError } from "./db/migrate.ts";
 import { DataDirInUseError } from "./db/open.ts";
+import { FileStoreUnreachableError } from "./files/s3-store.ts";
 import { BrokerUnreachableError } from "./mqtt/bus.ts";
 import { PortInUseError, type Runtime, startRuntime } from "./runtime.ts";
 import { ADMIN_USERNAME } from "./seed/foundation.seed.ts";
@@ -37,7 +38,8 @@ function explain(error: unknown, env: NodeJS.ProcessEnv): string {
     error instanceof PortInUseError ||
     error instanceof DataDirInUseError ||
     error instanceof MigrationError ||
-    error instanceof ClusterRefusedError
+    error instanceof ClusterRefusedError ||
+    error instanceof FileStoreUnreachableError
   ) {
     return error.message;
   }

@@ -254,6 +254,8 @@ export async function startRuntime(
     router.open();
     watchdog?.start();
 
+    const files = await openFileStore(config, db, log);
+    closers.push(async () => files.close?.());
     const app = await buildApp({
       realtime,
       cluster,
@@ -264,7 +266,7 @@ export async function startRuntime(
       disconnectDevice: embedded?.disconnectDevice,
       telemetry: telemetry.services,
       faults: faults.services,
-      files: await openFileStore(config, db, log),
+      files,
       fieldCipher,
       ota,
       accessTokenTtlS: config.ESS_ACCESS_TOKEN_TTL_S,

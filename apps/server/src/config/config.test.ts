@@ -23,7 +23,16 @@ describe("configuration from the environment", () => {
     ],
     [{ MQTT_PORT: "1883" }, 'MQTT_PORT="1883" is not valid: expected a port other than 1883 (kept free for a system broker).'],
     [{ ESS_CAPTCHA: "no" }, 'ESS_CAPTCHA="no" is not valid: expected on or off.'],
-    [{ ESS_FILE_STORE: "s3" }, 'ESS_FILE_STORE="s3" is not valid: expected folder or database.'],
+    [{ ESS_FILE_STORE: "ftp" }, 'ESS_FILE_STORE="ftp" is not valid: expected folder, database or s3.'],
+    [{ ESS_FILE_STORE: "s3" }, "ESS_S3_BUCKET is not set: ESS_FILE_STORE=s3 needs it."],
+    [
+      { ESS_S3_BUCKET: "Not_A_Bucket" },
+      `ESS_S3_BUCKET="Not_A_Bucket" is not valid: expected a bucket name: 3 to 63 lower-case letters, digits, '.' or '-'.`,
+    ],
+    [
+      { ESS_FILE_STORE: "s3", ESS_S3_BUCKET: "ess-files", ESS_S3_ACCESS_KEY_ID: "AKIAEXAMPLE" },
+      "ESS_S3_ACCESS_KEY_ID and ESS_S3_SECRET_ACCESS_KEY go together: set both, or neither to use the SDK's own credentials.",
+    ],
     [{ LOG_LEVEL: "loud" }, 'LOG_LEVEL="loud" is not valid: expected one of fatal, error, warn, info, debug, trace, silent.'],
     [
       { ESS_ADMIN_PASSWORD: "short" },

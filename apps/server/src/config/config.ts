@@ -42,11 +42,36 @@ export const configSchema = z.object({
   DATABASE_CONNECT_TIMEOUT_MS: positiveInt(5000, "a whole number of milliseconds above 0"),
   DATA_DIR: z.string().min(1, "a folder path").default("./data"),
   /**
-   * Where uploaded packages and images are kept: `folder` (DATA_DIR/files, this process only) or
-   * `database` (every process on the database serves them). Unset: `database` with DATABASE_URL,
-   * `folder` with the embedded database (fileStoreKind).
+   * Where uploaded packages and images are kept: `folder` (DATA_DIR/files, this process only),
+   * `database` (every process on the database serves them) or `s3` (a bucket every process
+   * reaches, ESS_S3_*). Unset: `database` with DATABASE_URL, `folder` with the embedded database
+   * (fileStoreKind).
    */
-  ESS_FILE_STORE: z.enum(["folder", "database"], { message: "folder or database" }).optional(),
+  ESS_FILE_STORE: z.enum(["folder", "database", "s3"], { message: "folder, database or s3" }).optional(),
+  /** The bucket of ESS_FILE_STORE=s3 (required with it). */
+  ESS_S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "a bucket name: 3 to 63 lower-case letters, digits, '.' or '-'")
+    .optional(),
+  /** An S3-compatible service (MinIO, Ceph…); unset: AWS S3 in ESS_S3_REGION. */
+  ESS_S3_ENDPOINT: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, "an http:// or https:// URL")
+    .optional(),
+  ESS_S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]{1,32}$/, "a region name such as eu-central-1")
+    .default("us-east-1"),
+  /** Prepended to each object's name (its digest), e.g. `ess/files/`. */
+  ESS_S3_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9!_.*'()/-]{0,200}$/, "up to 200 letters, digits, '/', '-', '_', '.' and the like")
+    .default(""),
+  /** Bucket in the path (`on`, what most S3-compatible services expect) or in the host name. Unset: on with ESS_S3_ENDPOINT. */
+  ESS_S3_PATH_STYLE: z.enum(["on", "off"], { message: "on or off" }).optional(),
+  /** Unset (both): the SDK's own chain — AWS_* variables, a shared profile, an instance or pod role. */
+  ESS_S3_ACCESS_KEY_ID: z.string().min(1, "an access key id").optional(),
+  ESS_S3_SECRET_ACCESS_KEY: z.string().min(1, "a secret access key").optional(),
   /** Unset: embedded broker on MQTT_PORT (and WebSocket at /mqtt). Set: an external broker. */
   MQTT_URL: z
     .string()
@@ -295,7 +320,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       .filter(([, value]) => value !== undefined),
   );
   const result = configSchema.safeParse(known);
-  if (result.success) return result.data;
+  if (result.success) {
+    const missing = requiredTogether(result.data);
+    if (missing.length > 0) throw new ConfigError(missing.join(" "));
+    return result.data;
+  }
   const lines = result.error.issues.map((issue) => {
     const name = String(issue.path[0]);
     const shown = name.includes("PASSWORD") || name.includes("KEY") ? "(hidden)" : JSON.stringify(known[name]);
@@ -304,11 +333,23 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   throw new ConfigError(lines.join(" "));
 }
 
+/** Settings that only work with others: one line for each that is missing. */
+function requiredTogether(config: Config): string[] {
+  const lines: string[] = [];
+  if (config.ESS_FILE_STORE === "s3" && !config.ESS_S3_BUCKET)
+    lines.push("ESS_S3_BUCKET is not set: ESS_FILE_STORE=s3 needs it.");
+  if (Boolean(config.ESS_S3_ACCESS_KEY_ID) !== Boolean(config.ESS_S3_SECRET_ACCESS_KEY))
+    lines.push(
+      "ESS_S3_ACCESS_KEY_ID and ESS_S3_SECRET_ACCESS_KEY go together: set both, or neither to use the SDK's own credentials.",
+    );
+  return lines;
+}
+
 /**
  * The file store in use: a console on a PostgreSQL server may run as several processes, each of
  * which must serve every package, so there the database is the default.
  */
-export function fileStoreKind(config: Pick<Config, "ESS_FILE_STORE" | "DATABASE_URL">): "folder" | "database" {
+export function fileStoreKind(config: Pick<Config, "ESS_FILE_STORE" | "DATABASE_URL">): "folder" | "database" | "s3" {
   return config.ESS_FILE_STORE ?? (config.DATABASE_URL ? "database" : "folder");
 }
 

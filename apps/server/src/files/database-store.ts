@@ -45,6 +45,9 @@ export function createDatabaseStore(db: Db): FileStore {
       }
       return { sha256, crc32, size: bytes.length };
     },
+    async has(sha256) {
+      return (await db.query("SELECT 1 FROM file_blob WHERE sha256 = $1", [sha256])).rows.length > 0;
+    },
     async open(sha256) {
       if (!isDigest(sha256)) throw new Error("not a SHA-256 digest");
       const found = await db.query<{ size: number }>("SELECT size FROM file_blob WHERE sha256 = $1", [sha256]);

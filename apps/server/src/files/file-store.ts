@@ -14,14 +14,19 @@ export interface StoredBytes {
 /**
  * Where uploaded files (firmware packages, images) are kept, named by their SHA-256 digest: the
  * same bytes uploaded twice are stored once, and a name can never point at other bytes. A
- * folder of this process (`folder`, below) or the database every process reaches
- * (`database`, database-store.ts), chosen by ESS_FILE_STORE (open-file-store.ts).
+ * folder of this process (`folder`, below), the database every process reaches (`database`,
+ * database-store.ts) or an S3-compatible bucket (`s3`, s3-store.ts), chosen by ESS_FILE_STORE
+ * (open-file-store.ts).
  */
 export interface FileStore {
-  readonly kind: "folder" | "database";
+  readonly kind: "folder" | "database" | "s3";
   put(bytes: Uint8Array): Promise<StoredBytes>;
   /** The stored bytes of a digest as a stream (rejects when there are none). */
   open(sha256: string): Promise<{ stream: Readable; size: number }>;
+  /** Whether bytes of this digest are stored. */
+  has(sha256: string): Promise<boolean>;
+  /** Lets go of connections the store holds (at the console's stop). */
+  close?(): void;
 }
 
 // A 64 MB package takes SHA-256 and CRC-32 over 100 ms: in slices, with the event loop free between.
@@ -76,6 +81,12 @@ export function createFolderStore(dir: string): FileStore {
       const path = pathOf(sha256);
       const { size } = await stat(path);
       return { stream: createReadStream(path), size };
+    },
+    async has(sha256) {
+      return stat(pathOf(sha256)).then(
+        () => true,
+        () => false,
+      );
     },
   };
 }

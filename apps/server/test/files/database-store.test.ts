@@ -128,7 +128,7 @@ describe(`the database file store (${TEST_DRIVER})`, () => {
     expect(store.kind).toBe("database");
     expect(await text((await store.open(soundName)).stream)).toBe(sound.toString());
     await expect(store.open(damagedName)).rejects.toThrow(/no stored file/);
-    expect(warnings).toEqual(["an uploaded file does not match its digest and was not copied into the database"]);
+    expect(warnings).toEqual(["an uploaded file does not match its digest and was not copied into the shared store"]);
     // Without DATABASE_URL nor ESS_FILE_STORE the folder itself is the store.
     const folderStore = await openFileStore({ DATA_DIR: dataDir }, db, silent);
     expect(folderStore.kind).toBe("folder");
