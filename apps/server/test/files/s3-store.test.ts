@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { Jimp } from "jimp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,7 +9,7 @@ import { openFileStore } from "../../src/files/open-file-store.ts";
 import { createS3Store, FileStoreUnreachableError, type S3StoreOptions } from "../../src/files/s3-store.ts";
 import { apiCaller } from "../helpers/api-caller.ts";
 import { S3_KEYS, startTestS3, type TestS3 } from "../helpers/s3-server.ts";
-import { tempDataDir } from "../helpers/server-process.ts";
+import { freePort, tempDataDir } from "../helpers/server-process.ts";
 import { createTestApp, signIn, type TestApp } from "../helpers/test-app.ts";
 
 /** The S3 file store against an S3 server on loopback (test/helpers/s3-server.ts). */
@@ -18,15 +17,6 @@ import { createTestApp, signIn, type TestApp } from "../helpers/test-app.ts";
 const BUCKET = "ess-files";
 const unused = { query: () => Promise.reject(new Error("the S3 store uses no database")) } as never;
 const silent = { info() {}, warn() {} };
-
-/** A loopback port nothing listens on (taken, then given back). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function drain(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const parts: Buffer[] = [];
@@ -95,7 +85,7 @@ describe("the S3 file store", () => {
       ),
     );
     await expect(open({ bucket: "no-such-bucket" })).rejects.toThrow(/bucket "no-such-bucket" .*: no such bucket \(HTTP 404\)/);
-    const closed = `http://127.0.0.1:${await closedPort()}`;
+    const closed = `http://127.0.0.1:${await freePort()}`;
     await expect(open({ endpoint: closed, connectTimeoutMs: 1000 })).rejects.toThrow(
       new RegExp(`bucket "${BUCKET}" at ${closed}: ECONNREFUSED`),
     );

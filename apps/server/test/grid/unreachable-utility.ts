@@ -1,17 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createCertificateAuthority, issueClientCertificate } from "@ess/sep2/certificates.ts";
-
-/** A port nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from "../helpers/server-process.ts";
 
 /**
  * A console's grid settings towards a utility that is not there: a DeviceCapability URL on a closed
@@ -26,7 +17,7 @@ export async function unreachableUtility(prefix: string): Promise<{ env: Record<
   writeFileSync(join(dir, "ca.pem"), ca.certificatePem);
   return {
     env: {
-      ESS_GRID_DCAP_URL: `https://127.0.0.1:${await closedPort()}/dcap`,
+      ESS_GRID_DCAP_URL: `https://127.0.0.1:${await freePort()}/dcap`,
       ESS_GRID_CERT: join(dir, "c.pem"),
       ESS_GRID_KEY: join(dir, "k.pem"),
       ESS_GRID_CA: join(dir, "ca.pem"),
