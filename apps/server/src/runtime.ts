@@ -201,6 +201,7 @@ export async function startRuntime(
         retentionDays: config.ESS_TELEMETRY_RETENTION_DAYS,
         rollupMs: config.ESS_ENERGY_ROLLUP_MS,
         identityReadMs: config.ESS_IDENTITY_READ_MS,
+        writers: config.ESS_INGEST_WRITERS,
       },
     );
     closers.push(() => telemetry.stop());

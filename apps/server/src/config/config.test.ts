@@ -26,6 +26,11 @@ describe("configuration from the environment", () => {
     [{ ESS_FILE_STORE: "ftp" }, 'ESS_FILE_STORE="ftp" is not valid: expected folder, database or s3.'],
     [{ ESS_FILE_STORE: "s3" }, "ESS_S3_BUCKET is not set: ESS_FILE_STORE=s3 needs it."],
     [
+      { DATABASE_URL: "postgres://db/ess", DATABASE_POOL_SIZE: "4" },
+      "ESS_INGEST_WRITERS=4 needs DATABASE_POOL_SIZE above it (now 4): the console's other work shares the pool.",
+    ],
+    [{ ESS_INGEST_WRITERS: "0" }, 'ESS_INGEST_WRITERS="0" is not valid: expected a whole number from 1 to 16.'],
+    [
       { ESS_S3_BUCKET: "Not_A_Bucket" },
       `ESS_S3_BUCKET="Not_A_Bucket" is not valid: expected a bucket name: 3 to 63 lower-case letters, digits, '.' or '-'.`,
     ],

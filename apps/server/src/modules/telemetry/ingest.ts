@@ -72,7 +72,7 @@ export interface IngestListener {
 
 /**
  * Telemetry ingest: frames queue up and are written in batches (at most `maxBatch`, at least every
- * `flushMs`), one transaction per batch, two batches at a time. `submit` resolves when its frame is durable — or when it
+ * `flushMs`), one transaction per batch, `concurrency` batches at a time. `submit` resolves when its frame is durable — or when it
  * was refused for good (undecodable, unknown device, impossible time), which is counted and
  * logged — so the caller acknowledges the MQTT message only then. A failing database is retried
  * with a growing pause; the frames wait (unacknowledged) meanwhile.
@@ -88,7 +88,7 @@ export function createTelemetryIngest(deps: {
   listener?: IngestListener;
   maxBatch?: number;
   flushMs?: number;
-  /** Batches written at the same time (each in its own transaction). */
+  /** Batches written at the same time (each in its own transaction); ESS_INGEST_WRITERS, else 2. */
   concurrency?: number;
 }) {
   const maxBatch = deps.maxBatch ?? 2000;
@@ -223,7 +223,7 @@ export function createTelemetryIngest(deps: {
     }
   }
 
-  // Two writers: one prepares and copies a batch while the other waits for its commit.
+  // Several writers: some prepare and copy a batch while others wait for their commit.
   const writers = new Set<Promise<void>>();
   const flush = () => {
     timer = null;

@@ -19,6 +19,8 @@ export interface TelemetryOptions {
   retentionDays: number;
   maxBatch?: number;
   flushMs?: number;
+  /** Batches written at once (ESS_INGEST_WRITERS). */
+  writers?: number;
   /** How often the daily energy takes in what ingest stored (energy-rollup.ts). */
   rollupMs: number;
   /** How often online devices whose battery chemistry is unknown are asked for it (identity-reader.ts); 0: never. */
@@ -68,6 +70,7 @@ export async function startTelemetry(
     log: deps.log,
     maxBatch: options.maxBatch,
     flushMs: options.flushMs,
+    concurrency: options.writers,
     listener: {
       seen: (devices) => presence.noteSeen(devices.map((d) => d.id)),
       committed: (frames, at, batchId) => events.emit("frames", frames, at, batchId),
