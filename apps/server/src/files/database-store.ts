@@ -20,12 +20,13 @@ const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffs
  * objects: the same statements on PGlite and PostgreSQL, replicated and dumped with the tables.
  */
 export function createDatabaseStore(db: Db): FileStore {
+  const has = async (sha256: string) => (await db.query("SELECT 1 FROM file_blob WHERE sha256 = $1", [sha256])).rows.length > 0;
   return {
     kind: "database",
+    has,
     async put(bytes) {
       const { sha256, crc32 } = await digestsOf(bytes);
-      const known = await db.query("SELECT 1 FROM file_blob WHERE sha256 = $1", [sha256]);
-      if (known.rows.length === 0) {
+      if (!(await has(sha256))) {
         // One transaction: a crash or a refused statement leaves no file_blob row without all its chunks.
         await db.transaction(async (tx) => {
           // Two uploads of the same bytes at once: the second waits here for the first and, once
@@ -44,9 +45,6 @@ export function createDatabaseStore(db: Db): FileStore {
         });
       }
       return { sha256, crc32, size: bytes.length };
-    },
-    async has(sha256) {
-      return (await db.query("SELECT 1 FROM file_blob WHERE sha256 = $1", [sha256])).rows.length > 0;
     },
     async open(sha256) {
       if (!isDigest(sha256)) throw new Error("not a SHA-256 digest");
