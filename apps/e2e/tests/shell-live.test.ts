@@ -10,6 +10,10 @@ import { signIn, startShellConsole } from "../src/shell-fixture.ts";
 
 const DIST = fileURLToPath(new URL("../../web/dist/", import.meta.url));
 
+/** "Confirm" in the dialog that asks this question, not in one still fading out before it. */
+const confirmIn = (page: Page, question: string) =>
+  page.locator(".ant-modal-confirm", { hasText: question }).getByRole("button", { name: "Confirm" }).click();
+
 describe.skipIf(!CHROMIUM)("console shell: error log, reminders, version check, chunk failures", () => {
   let browser: Browser;
   let console_: Awaited<ReturnType<typeof startShellConsole>>;
@@ -61,7 +65,7 @@ describe.skipIf(!CHROMIUM)("console shell: error log, reminders, version check, 
     await expect
       .poll(() => page.locator(".ant-modal-confirm-title", { hasText: "Confirm to upload local logs to server?" }).isVisible())
       .toBe(true);
-    await page.getByRole("button", { name: "Confirm" }).click();
+    await confirmIn(page, "Confirm to upload local logs to server?");
     await expect.poll(() => page.getByText("Sent successfully!").isVisible()).toBe(true);
     const { rows: uploaded } = await console_.runtime.db.query<{ message: string; request_uri: string; operator_name: string }>(
       "SELECT message, request_uri, operator_name FROM sys_log WHERE log_type = 'client-error'",
@@ -78,7 +82,7 @@ describe.skipIf(!CHROMIUM)("console shell: error log, reminders, version check, 
     await expect
       .poll(() => page.locator(".ant-modal-confirm-title", { hasText: "Confirm to clear local log records?" }).isVisible())
       .toBe(true);
-    await page.getByRole("button", { name: "Confirm" }).click();
+    await confirmIn(page, "Confirm to clear local log records?");
     await expect.poll(() => page.getByText("Cleared successfully!").isVisible()).toBe(true);
     await expect.poll(() => dialog.locator("tbody tr.ant-table-row").count()).toBe(0);
     expect(await page.evaluate(() => localStorage.getItem("ess.errorLog"))).toBeNull();
