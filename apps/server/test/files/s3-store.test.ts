@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { buffer } from "node:stream/consumers";
 import { Jimp } from "jimp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/config.ts";
@@ -17,12 +18,6 @@ import { createTestApp, signIn, type TestApp } from "../helpers/test-app.ts";
 const BUCKET = "ess-files";
 const unused = { query: () => Promise.reject(new Error("the S3 store uses no database")) } as never;
 const silent = { info() {}, warn() {} };
-
-async function drain(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const part of stream) parts.push(Buffer.from(part as Buffer));
-  return Buffer.concat(parts);
-}
 
 describe("the S3 file store", () => {
   let s3: TestS3;
@@ -57,7 +52,7 @@ describe("the S3 file store", () => {
     expect(s3.puts).toEqual([`ess/files/${stored.sha256}`]);
     const { stream, size } = await store.open(stored.sha256);
     expect(size).toBe(bytes.length);
-    expect(Buffer.compare(await drain(stream), bytes)).toBe(0);
+    expect(Buffer.compare(await buffer(stream), bytes)).toBe(0);
     // The same bytes again: nothing written.
     expect(await store.put(bytes)).toEqual(stored);
     expect(s3.puts).toHaveLength(1);
@@ -67,7 +62,7 @@ describe("the S3 file store", () => {
   it("serves to one console process what another stored", async () => {
     const [a, b] = [await open(), await open()];
     const stored = await a.put(Buffer.from("a package taken in by the first process"));
-    expect((await drain((await b.open(stored.sha256)).stream)).toString()).toBe("a package taken in by the first process");
+    expect((await buffer((await b.open(stored.sha256)).stream)).toString()).toBe("a package taken in by the first process");
   });
 
   it("refuses an unknown digest and a name that is not one", async () => {
@@ -108,7 +103,7 @@ describe("the S3 file store", () => {
     const store = await openFileStore(config, unused, silent);
     stores.push(store);
     expect(store.kind).toBe("s3");
-    expect((await drain((await store.open(name)).stream)).equals(earlier)).toBe(true);
+    expect((await buffer((await store.open(name)).stream)).equals(earlier)).toBe(true);
   });
 
   describe("behind the console's routes", () => {

@@ -27,7 +27,7 @@ const rfc3986 = (text: string) =>
   encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** The signature a request signed with `secret` carries, or null when it is not a header-signed V4 request. */
-export function expectedSignature(req: IncomingMessage, secret: string): { given: string; expected: string } | null {
+function expectedSignature(req: IncomingMessage, secret: string): { given: string; expected: string } | null {
   const auth =
     /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/.exec(
       req.headers.authorization ?? "",
