@@ -38,8 +38,9 @@ describe.skipIf(!CHROMIUM)("console shell: error log, reminders, version check, 
   });
 
   it("records unhandled errors, lists them ten per page with stacks, uploads and clears after confirming", async () => {
-    // A retry starts from an empty local log, not from what the failed attempt left in it.
+    // A retry starts from empty local and server logs, not from what the failed attempt left in them.
     await page.evaluate(() => localStorage.removeItem("ess.errorLog"));
+    await console_.runtime.db.query("DELETE FROM sys_log WHERE log_type = 'client-error'");
     await page.reload();
     await page.evaluate(() => {
       for (let i = 0; i < 12; i++) setTimeout(() => Promise.reject(new Error(`battery poll failed #${i}`)), 0);
