@@ -16,6 +16,15 @@ export function processCpuMs(pid: number): number | null {
   }
 }
 
+/** The machine's CPU time so far, busy and idle (waiting for I/O counts as idle), from /proc/stat. */
+function machineCpuMs(): { busy: number; idle: number } {
+  const fields = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "").trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal (guest time is inside user already)
+  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = fields;
+  const ms = (ticks: number) => (ticks * 1000) / TICKS_PER_S;
+  return { busy: ms(user + nice + system + irq + softirq + steal), idle: ms(idle + iowait) };
+}
+
 /**
  * CPU spent by this process's main thread (and by the whole of each process in `consolePids`: the
  * console processes the bench started) and by the PostgreSQL backends serving the bench's database
@@ -28,7 +37,7 @@ export function processCpuMs(pid: number): number | null {
  */
 export function cpuMeter(
   db: Db,
-  options: { consolePids?: readonly number[]; exceptBackends?: readonly number[]; everyMs?: number } = {},
+  options: { consolePids?: readonly number[]; exceptBackends?: readonly number[]; everyMs?: number; brokerPid?: number } = {},
 ) {
   const first = new Map<number, number>();
   const last = new Map<number, number>();
@@ -49,8 +58,18 @@ export function cpuMeter(
       if (ms !== null) last.set(pid, ms);
     }
   };
+  // PostgreSQL's own processes (WAL writer, checkpointer, background writer, autovacuum): work the
+  // stored frames cause beyond their backends'. On a shared server they serve other databases too.
+  const background = async () => {
+    const { rows } = await db.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE backend_type <> 'client backend'");
+    return new Map(rows.map(({ pid }) => [pid, processCpuMs(pid) ?? 0]));
+  };
   return async () => {
     await sample(true);
+    const backgroundBefore = await background();
+    const machineBefore = machineCpuMs();
+    const processBefore = process.cpuUsage();
+    const brokerBefore = options.brokerPid ? (processCpuMs(options.brokerPid) ?? 0) : 0;
     const threadBefore = process.threadCpuUsage();
     const consolesBefore = consolesMs();
     let sampling = Promise.resolve();
@@ -62,9 +81,34 @@ export function cpuMeter(
       await sampling;
       await sample(false);
       const thread = process.threadCpuUsage(threadBefore);
+      const whole = process.cpuUsage(processBefore);
+      const machine = machineCpuMs();
       let postgresMs = 0;
       for (const [pid, ms] of last) postgresMs += ms - (first.get(pid) ?? 0);
-      return { consoleMs: (thread.user + thread.system) / 1000 + consolesMs() - consolesBefore, postgresMs };
+      let backgroundMs = 0;
+      for (const [pid, ms] of await background()) backgroundMs += ms - (backgroundBefore.get(pid) ?? ms);
+      const threadMs = (thread.user + thread.system) / 1000;
+      return {
+        consoleMs: threadMs + consolesMs() - consolesBefore,
+        postgresMs,
+        /**
+         * Where the machine's time went, in ms: the console's and PostgreSQL's as above; the rest
+         * of this process (the publishers' thread, garbage collection and libuv's threads); the
+         * broker (when its PID is known); PostgreSQL's background processes. The machine's busy
+         * time less these is other programs, kernel threads and backends that came and went
+         * between two samples (each process's own kernel time is in its figure).
+         */
+        machine: {
+          busyMs: machine.busy - machineBefore.busy,
+          idleMs: machine.idle - machineBefore.idle,
+          restOfProcessMs: (whole.user + whole.system) / 1000 - threadMs,
+          brokerMs: options.brokerPid ? (processCpuMs(options.brokerPid) ?? 0) - brokerBefore : Number.NaN,
+          postgresBackgroundMs: backgroundMs,
+        },
+      };
     };
   };
 }
+
+/** What a meter's stop returns. */
+export type CpuSpent = Awaited<ReturnType<Awaited<ReturnType<ReturnType<typeof cpuMeter>>>>>;

@@ -23,6 +23,9 @@
  * (mosquitto.ts), or the one at BENCH_MQTT_URL; then BENCH_DATABASE_URL (default
  * postgres://postgres@127.0.0.1:5432/postgres; a fresh database is made and dropped). Loopback only.
  * ESS_ENERGY_ROLLUP_MS sets the console's daily-energy interval (default 60 s, as in production).
+ * BENCH_PROFILE=<file> writes a CPU profile of this process's main thread (the bench's own
+ * console; the publishers are a thread of their own) over the first fixed-rate step, and prints
+ * the functions with the most self time.
  */
 import { randomBytes } from "node:crypto";
 import { cpus, loadavg } from "node:os";
@@ -35,7 +38,8 @@ import { HISTORY_COLUMNS, HISTORY_TYPES } from "@ess/server/internal/modules/tel
 import { type Runtime, startRuntime } from "@ess/server/internal/runtime.ts";
 import { brokerAlone } from "./broker-alone.ts";
 import { type ConsoleProcesses, startConsoleProcesses } from "./console-processes.ts";
-import { cpuMeter } from "./cpu-cost.ts";
+import { type CpuSpent, cpuMeter } from "./cpu-cost.ts";
+import { startCpuProfile } from "./cpu-profile.ts";
 import { simulatedThreePhaseFrames } from "./frames.ts";
 import { crossProcessProbe, inProcessProbe, type StoreProbe } from "./ingest-probes.ts";
 import { startBenchMosquitto } from "./mosquitto.ts";
@@ -113,6 +117,7 @@ const devicesJob = (rate: number) => ({
   rate,
 });
 
+let profileFile = process.env.BENCH_PROFILE;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const pct = (sorted: readonly number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
@@ -126,17 +131,26 @@ async function pipeline(db: Db, probe: StoreProbe, rate: number, consolePids: re
   await runPublishers({ ...job, durationMs: 1000 }); // warm-up
   await sleep(1000);
   const stopLatencies = await probe.latencies();
-  const stopMeter = await cpuMeter(db, { consolePids, exceptBackends: probe.backends })();
+  const stopMeter = await cpuMeter(db, {
+    consolePids,
+    exceptBackends: probe.backends,
+    ...(ownBroker ? { brokerPid: ownBroker.pid } : {}),
+  })();
+  const metered = performance.now();
   const before = await probe.stored();
+  const stopProfile = profileFile && rate > 0 ? await startCpuProfile(profileFile) : null;
+  if (stopProfile) profileFile = undefined;
   const t0 = performance.now();
   const sent = await runPublishers({ ...job, durationMs: seconds * 1000 });
   const elapsed = (performance.now() - t0) / 1000;
+  if (stopProfile) say(`CPU profile of the console's thread at ${fmt(rate)} frames/s:\n${(await stopProfile(30)).join("\n")}`);
   const storedInWindow = (await probe.stored()) - before;
   // Wait for the tail so latencies include the last frames.
   for (let i = 0; i < 50 && (await probe.queued()) > 0; i++) await sleep(100);
   await sleep(500);
   const latencies = (await stopLatencies()).sort((a, b) => a - b);
   const cpu = await stopMeter();
+  const meteredMs = performance.now() - metered;
   const stored = Math.max(1, (await probe.stored()) - before);
   const own = probe.ownLatencies?.().sort((a, b) => a - b);
   return {
@@ -150,10 +164,31 @@ async function pipeline(db: Db, probe: StoreProbe, rate: number, consolePids: re
     // CPU ms per 1,000 frames stored (the tail included), of the consoles and of PostgreSQL.
     consolePer1000: (cpu.consoleMs * 1000) / stored,
     postgresPer1000: (cpu.postgresMs * 1000) / stored,
+    cores: coresLine(cpu, meteredMs),
   };
 }
+
+/**
+ * Where the machine's cores went during a step, each part in % of one core: what decides whether
+ * a cheaper pipeline can go faster here, since the publishers and the broker share the cores.
+ */
+function coresLine(cpu: CpuSpent, wallMs: number) {
+  const m = cpu.machine;
+  const share = (ms: number) => `${Math.round((ms * 100) / wallMs)} %`;
+  const known =
+    cpu.consoleMs + cpu.postgresMs + m.restOfProcessMs + (Number.isNaN(m.brokerMs) ? 0 : m.brokerMs) + m.postgresBackgroundMs;
+  return [
+    `console ${share(cpu.consoleMs)}`,
+    `publishers and the rest of the bench's process ${share(m.restOfProcessMs)}`,
+    ...(Number.isNaN(m.brokerMs) ? [] : [`broker ${share(m.brokerMs)}`]),
+    `PostgreSQL backends ${share(cpu.postgresMs)}, its background processes ${share(m.postgresBackgroundMs)}`,
+    `other processes and kernel threads ${share(Math.max(0, m.busyMs - known))}`,
+    `idle ${share(m.idleMs)} (of ${Math.round(((m.busyMs + m.idleMs) * 100) / wallMs)} %)`,
+  ].join(", ");
+}
 type Step = Awaited<ReturnType<typeof pipeline>>;
-const cpuLine = (r: Step) => `CPU per 1,000 frames: console ${fmt(r.consolePer1000)} ms, PostgreSQL ${fmt(r.postgresPer1000)} ms`;
+const cpuLine = (r: Step) =>
+  `CPU per 1,000 frames: console ${fmt(r.consolePer1000)} ms, PostgreSQL ${fmt(r.postgresPer1000)} ms\n    cores: ${r.cores}`;
 
 /** Waits until the broker's queue for the consoles is empty: nothing stored for a second. */
 async function drained(probe: StoreProbe) {

@@ -14,7 +14,7 @@ import { freePort, tempDataDir } from "@ess/server/testing";
 const BINARY = "/usr/sbin/mosquitto";
 
 /** Starts the broker; null where Mosquitto is not installed. */
-export async function startBenchMosquitto(): Promise<{ url: string; stop(): void } | null> {
+export async function startBenchMosquitto(): Promise<{ url: string; pid: number; stop(): void } | null> {
   if (!existsSync(BINARY)) return null;
   const port = await freePort();
   const conf = join(tempDataDir("ess-bench-mosquitto-"), "mosquitto.conf");
@@ -36,5 +36,5 @@ export async function startBenchMosquitto(): Promise<{ url: string; stop(): void
     if (up) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { url: `mqtt://127.0.0.1:${port}`, stop: () => child.kill("SIGTERM") };
+  return { url: `mqtt://127.0.0.1:${port}`, pid: child.pid ?? 0, stop: () => child.kill("SIGTERM") };
 }

@@ -1,0 +1,59 @@
+/**
+ * The ingest's work per frame in Node, without broker or database: each step the ingest runs for
+ * every stored reading (ingest.ts), timed alone over the simulator's full three-phase frames, in
+ * µs per frame. Says which step to make cheaper before a whole-pipeline run of the ingest bench.
+ *
+ *   npm run frame-work -w @ess/bench -- [frames=200000]
+ */
+import { cpus } from "node:os";
+import {
+  checkFrame,
+  decodeFrame,
+  FRAME_HEADER_BYTES,
+  keyQuantities,
+  packZeroRuns,
+  productOfFrame,
+  rawWords,
+  registerWordsHash,
+} from "@ess/contracts";
+import { ALARM_WORD_REGISTERS, FIRMWARE_VERSION_REGISTERS, firmwareVersionsOf, IDENTITY_REGISTERS } from "@ess/domain";
+import { simulatedThreePhaseFrames } from "./frames.ts";
+
+const count = Number(process.argv[2] ?? 200_000);
+const payloads = await simulatedThreePhaseFrames(8);
+const decoded = payloads.map((p) => decodeFrame(p));
+const versionIds = Object.values(FIRMWARE_VERSION_REGISTERS.three).filter((r) => r !== null);
+const identityIds = Object.values(IDENTITY_REGISTERS.three).filter((r) => r !== null);
+
+// Each result is looked at, so that the optimiser cannot drop a call as unused.
+let sink = 0;
+const steps: [string, (i: number) => unknown][] = [
+  ["decodeFrame", (i) => decodeFrame(payloads[i % 8] as Buffer)],
+  ["productOfFrame", (i) => productOfFrame(decoded[i % 8] as never)],
+  ["checkFrame", (i) => checkFrame(decoded[i % 8] as never)],
+  ["keyQuantities", (i) => keyQuantities(decoded[i % 8] as never, "three")],
+  ["rawWords (alarm words)", (i) => rawWords(decoded[i % 8] as never, ALARM_WORD_REGISTERS.three)],
+  [
+    "firmware versions",
+    (i) => {
+      const words = rawWords(decoded[i % 8] as never, versionIds);
+      return firmwareVersionsOf("three", (register) => words.get(register));
+    },
+  ],
+  ["identity fingerprint", (i) => registerWordsHash(decoded[i % 8] as never, identityIds)],
+  ["packZeroRuns", (i) => packZeroRuns((payloads[i % 8] as Buffer).subarray(FRAME_HEADER_BYTES))],
+];
+
+process.stdout.write(`${cpus()[0]?.model ?? "unknown"}; ${count.toLocaleString("en-US")} frames per step\n`);
+let total = 0;
+for (const [name, step] of steps) {
+  for (let i = 0; i < 20_000; i++) if (step(i)) sink++; // warm-up: the optimiser's tiers
+  const t0 = performance.now();
+  for (let i = 0; i < count; i++) if (step(i)) sink++;
+  const us = ((performance.now() - t0) * 1000) / count;
+  total += us;
+  process.stdout.write(`${name.padEnd(26)}${us.toFixed(2).padStart(8)} µs\n`);
+}
+process.stdout.write(
+  `${"all of them".padEnd(26)}${total.toFixed(2).padStart(8)} µs per frame (${sink.toLocaleString("en-US")} results)\n`,
+);
