@@ -8,6 +8,7 @@
 import { cpus } from "node:os";
 import {
   checkFrame,
+  type DecodedFrame,
   decodeFrame,
   FRAME_HEADER_BYTES,
   keyQuantities,
@@ -22,26 +23,29 @@ import { simulatedThreePhaseFrames } from "./frames.ts";
 const count = Number(process.argv[2] ?? 200_000);
 const payloads = await simulatedThreePhaseFrames(8);
 const decoded = payloads.map((p) => decodeFrame(p));
+// Eight different readings in turn, as a batch holds different devices' frames.
+const payloadAt = (i: number) => payloads[i % payloads.length] as Buffer;
+const frameAt = (i: number) => decoded[i % decoded.length] as DecodedFrame;
 const versionIds = Object.values(FIRMWARE_VERSION_REGISTERS.three).filter((r) => r !== null);
 const identityIds = Object.values(IDENTITY_REGISTERS.three).filter((r) => r !== null);
 
 // Each result is looked at, so that the optimiser cannot drop a call as unused.
 let sink = 0;
 const steps: [string, (i: number) => unknown][] = [
-  ["decodeFrame", (i) => decodeFrame(payloads[i % 8] as Buffer)],
-  ["productOfFrame", (i) => productOfFrame(decoded[i % 8] as never)],
-  ["checkFrame", (i) => checkFrame(decoded[i % 8] as never)],
-  ["keyQuantities", (i) => keyQuantities(decoded[i % 8] as never, "three")],
-  ["rawWords (alarm words)", (i) => rawWords(decoded[i % 8] as never, ALARM_WORD_REGISTERS.three)],
+  ["decodeFrame", (i) => decodeFrame(payloadAt(i))],
+  ["productOfFrame", (i) => productOfFrame(frameAt(i))],
+  ["checkFrame", (i) => checkFrame(frameAt(i))],
+  ["keyQuantities", (i) => keyQuantities(frameAt(i), "three")],
+  ["rawWords (alarm words)", (i) => rawWords(frameAt(i), ALARM_WORD_REGISTERS.three)],
   [
     "firmware versions",
     (i) => {
-      const words = rawWords(decoded[i % 8] as never, versionIds);
+      const words = rawWords(frameAt(i), versionIds);
       return firmwareVersionsOf("three", (register) => words.get(register));
     },
   ],
-  ["identity fingerprint", (i) => registerWordsHash(decoded[i % 8] as never, identityIds)],
-  ["packZeroRuns", (i) => packZeroRuns((payloads[i % 8] as Buffer).subarray(FRAME_HEADER_BYTES))],
+  ["identity fingerprint", (i) => registerWordsHash(frameAt(i), identityIds)],
+  ["packZeroRuns", (i) => packZeroRuns(payloadAt(i).subarray(FRAME_HEADER_BYTES))],
 ];
 
 process.stdout.write(`${cpus()[0]?.model ?? "unknown"}; ${count.toLocaleString("en-US")} frames per step\n`);
