@@ -72,6 +72,7 @@ export function cpuMeter(
     const brokerBefore = options.brokerPid ? (processCpuMs(options.brokerPid) ?? 0) : 0;
     const threadBefore = process.threadCpuUsage();
     const consolesBefore = consolesMs();
+    const started = performance.now();
     let sampling = Promise.resolve();
     const timer = setInterval(() => {
       sampling = sampling.then(() => sample(false)).catch(() => {});
@@ -92,13 +93,14 @@ export function cpuMeter(
         consoleMs: threadMs + consolesMs() - consolesBefore,
         postgresMs,
         /**
-         * Where the machine's time went, in ms: the console's and PostgreSQL's as above; the rest
-         * of this process (the publishers' thread, garbage collection and libuv's threads); the
-         * broker (when its PID is known); PostgreSQL's background processes. The machine's busy
-         * time less these is other programs, kernel threads and backends that came and went
-         * between two samples (each process's own kernel time is in its figure).
+         * Where the machine's time went over `wallMs`, in ms: the console's and PostgreSQL's as
+         * above; the rest of this process (the publishers' thread, garbage collection and libuv's
+         * threads); the broker (when its PID is known); PostgreSQL's background processes. The
+         * machine's busy time less these is other programs, kernel threads and backends that came
+         * and went between two samples (each process's own kernel time is in its figure).
          */
         machine: {
+          wallMs: performance.now() - started,
           busyMs: machine.busy - machineBefore.busy,
           idleMs: machine.idle - machineBefore.idle,
           restOfProcessMs: (whole.user + whole.system) / 1000 - threadMs,

@@ -17,7 +17,8 @@ import {
   rawWords,
   registerWordsHash,
 } from "@ess/contracts";
-import { ALARM_WORD_REGISTERS, FIRMWARE_VERSION_REGISTERS, firmwareVersionsOf, IDENTITY_REGISTERS } from "@ess/domain";
+import { ALARM_WORD_REGISTERS } from "@ess/domain";
+import { IDENTITY_IDS, versionsOf } from "@ess/server/internal/modules/telemetry/ingest.ts";
 import { simulatedThreePhaseFrames } from "./frames.ts";
 
 const count = Number(process.argv[2] ?? 200_000);
@@ -26,8 +27,6 @@ const decoded = payloads.map((p) => decodeFrame(p));
 // Eight different readings in turn, as a batch holds different devices' frames.
 const payloadAt = (i: number) => payloads[i % payloads.length] as Buffer;
 const frameAt = (i: number) => decoded[i % decoded.length] as DecodedFrame;
-const versionIds = Object.values(FIRMWARE_VERSION_REGISTERS.three).filter((r) => r !== null);
-const identityIds = Object.values(IDENTITY_REGISTERS.three).filter((r) => r !== null);
 
 // Each result is looked at, so that the optimiser cannot drop a call as unused.
 let sink = 0;
@@ -37,14 +36,8 @@ const steps: [string, (i: number) => unknown][] = [
   ["checkFrame", (i) => checkFrame(frameAt(i))],
   ["keyQuantities", (i) => keyQuantities(frameAt(i), "three")],
   ["rawWords (alarm words)", (i) => rawWords(frameAt(i), ALARM_WORD_REGISTERS.three)],
-  [
-    "firmware versions",
-    (i) => {
-      const words = rawWords(frameAt(i), versionIds);
-      return firmwareVersionsOf("three", (register) => words.get(register));
-    },
-  ],
-  ["identity fingerprint", (i) => registerWordsHash(frameAt(i), identityIds)],
+  ["firmware versions", (i) => versionsOf(frameAt(i), "three")],
+  ["identity fingerprint", (i) => registerWordsHash(frameAt(i), IDENTITY_IDS.three)],
   ["packZeroRuns", (i) => packZeroRuns(payloadAt(i).subarray(FRAME_HEADER_BYTES))],
 ];
 

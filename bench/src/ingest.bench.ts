@@ -136,7 +136,6 @@ async function pipeline(db: Db, probe: StoreProbe, rate: number, consolePids: re
     exceptBackends: probe.backends,
     ...(ownBroker ? { brokerPid: ownBroker.pid } : {}),
   })();
-  const metered = performance.now();
   const before = await probe.stored();
   const stopProfile = profileFile && rate > 0 ? await startCpuProfile(profileFile) : null;
   if (stopProfile) profileFile = undefined;
@@ -150,7 +149,6 @@ async function pipeline(db: Db, probe: StoreProbe, rate: number, consolePids: re
   await sleep(500);
   const latencies = (await stopLatencies()).sort((a, b) => a - b);
   const cpu = await stopMeter();
-  const meteredMs = performance.now() - metered;
   const stored = Math.max(1, (await probe.stored()) - before);
   const own = probe.ownLatencies?.().sort((a, b) => a - b);
   return {
@@ -164,7 +162,7 @@ async function pipeline(db: Db, probe: StoreProbe, rate: number, consolePids: re
     // CPU ms per 1,000 frames stored (the tail included), of the consoles and of PostgreSQL.
     consolePer1000: (cpu.consoleMs * 1000) / stored,
     postgresPer1000: (cpu.postgresMs * 1000) / stored,
-    cores: coresLine(cpu, meteredMs),
+    cores: coresLine(cpu),
   };
 }
 
@@ -172,9 +170,9 @@ async function pipeline(db: Db, probe: StoreProbe, rate: number, consolePids: re
  * Where the machine's cores went during a step, each part in % of one core: what decides whether
  * a cheaper pipeline can go faster here, since the publishers and the broker share the cores.
  */
-function coresLine(cpu: CpuSpent, wallMs: number) {
+function coresLine(cpu: CpuSpent) {
   const m = cpu.machine;
-  const share = (ms: number) => `${Math.round((ms * 100) / wallMs)} %`;
+  const share = (ms: number) => `${Math.round((ms * 100) / m.wallMs)} %`;
   const known =
     cpu.consoleMs + cpu.postgresMs + m.restOfProcessMs + (Number.isNaN(m.brokerMs) ? 0 : m.brokerMs) + m.postgresBackgroundMs;
   return [
@@ -183,7 +181,7 @@ function coresLine(cpu: CpuSpent, wallMs: number) {
     ...(Number.isNaN(m.brokerMs) ? [] : [`broker ${share(m.brokerMs)}`]),
     `PostgreSQL backends ${share(cpu.postgresMs)}, its background processes ${share(m.postgresBackgroundMs)}`,
     `other processes and kernel threads ${share(Math.max(0, m.busyMs - known))}`,
-    `idle ${share(m.idleMs)} (of ${Math.round(((m.busyMs + m.idleMs) * 100) / wallMs)} %)`,
+    `idle ${share(m.idleMs)} (of ${Math.round(((m.busyMs + m.idleMs) * 100) / m.wallMs)} %)`,
   ].join(", ");
 }
 type Step = Awaited<ReturnType<typeof pipeline>>;

@@ -44,13 +44,13 @@ interface Pending {
   reject(error: Error): void;
 }
 
-const IDENTITY_IDS = {
+export const IDENTITY_IDS = {
   single: Object.values(IDENTITY_REGISTERS.single).filter((r) => r !== null),
   three: Object.values(IDENTITY_REGISTERS.three).filter((r) => r !== null),
 };
 
 /** The firmware versions a reading reports, read from their raw words only. */
-function versionsOf(frame: ReturnType<typeof decodeFrame>, product: "single" | "three") {
+export function versionsOf(frame: ReturnType<typeof decodeFrame>, product: "single" | "three") {
   const words = rawWords(frame, VERSION_REGISTERS[product]);
   return firmwareVersionsOf(product, (register) => words.get(register));
 }
